@@ -1,0 +1,144 @@
+"""The mutable board of one game: the tile on every hex, tokens in cities, the tile supply.
+
+The board is small on purpose so that :meth:`Board.clone` is cheap (undo,
+look-ahead).  Static facts come from :class:`~rhineland.board.mapspec.MapSpec`
+and the title's tile manifest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from rhineland.board.mapspec import MapSpec
+from rhineland.board.tiles import Tile, split_tile_id
+from rhineland.errors import GameError
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """A tile on a hex: definition, export id of the copy, rotation 0..5."""
+
+    tile: Tile
+    tile_id: str
+    rotation: int = 0
+
+
+class Board:
+    """Tiles on hexes, tokens in city slots, and the unused tile copies.
+
+    ``tokens[(hex, city_index)]`` lists the corporation/minor symbols occupying
+    the slots of that city (index among the current tile's cities, as in the
+    trace files); ``supply`` maps a manifest tile name to its unused copy ids.
+    """
+
+    __slots__ = ("manifest", "spec", "supply", "tiles", "tokens", "version")
+
+    def __init__(self, spec: MapSpec, manifest: Mapping[str, Tile]) -> None:
+        self.spec = spec
+        self.manifest = manifest
+        self.tiles: dict[str, PlacedTile] = {
+            hid: PlacedTile(h.tile, h.preprinted_id, 0) for hid, h in spec.hexes.items()
+        }
+        self.tokens: dict[tuple[str, int], list[str]] = {}
+        self.supply: dict[str, list[str]] = {name: t.copy_ids() for name, t in manifest.items()}
+        self.version = 0  # bumped on every change, for caches keyed on the board
+
+    def clone(self) -> Board:
+        """An independent copy (static parts shared)."""
+        b = Board.__new__(Board)
+        b.spec = self.spec
+        b.manifest = self.manifest
+        b.tiles = dict(self.tiles)
+        b.tokens = {k: list(v) for k, v in self.tokens.items()}
+        b.supply = {k: list(v) for k, v in self.supply.items()}
+        b.version = self.version
+        return b
+
+    # -- tiles ---------------------------------------------------------------
+    def tile_at(self, hex_id: str) -> PlacedTile:
+        """The tile currently on ``hex_id``; raises ``GameError`` for an unknown hex."""
+        try:
+            return self.tiles[hex_id]
+        except KeyError:
+            raise GameError(f"no hex {hex_id!r} on the map", "map.hex") from None
+
+    def is_preprinted(self, hex_id: str) -> bool:
+        return self.tiles[hex_id].tile_id == self.spec.hexes[hex_id].preprinted_id
+
+    def take_tile(self, tile_id: str) -> Tile:
+        """Remove copy ``tile_id`` (e.g. ``"57-1"``) from the supply and return its tile.
+
+        Raises ``GameError`` when that copy is not available.
+        """
+        try:
+            name, _ = split_tile_id(tile_id)
+        except ValueError:
+            raise GameError(f"malformed tile id {tile_id!r}", "track.tile") from None
+        copies = self.supply.get(name)
+        if copies is None:
+            raise GameError(f"tile {name} is not in the manifest", "track.tile")
+        if tile_id not in copies:
+            raise GameError(
+                f"tile {tile_id} is not available (unused copies of {name}: "
+                f"{', '.join(copies) or 'none'})",
+                "track.tile_supply",
+            )
+        copies.remove(tile_id)
+        return self.manifest[name]
+
+    def place_tile(self, hex_id: str, tile_id: str, rotation: int) -> PlacedTile:
+        """Put copy ``tile_id`` on ``hex_id``; the old tile returns to the supply.
+
+        Tokens keep their city: a token on city ``i`` of the old tile moves to the
+        city of the new tile that the caller maps it to (see
+        :meth:`move_tokens`).  No legality checks here: see ``board.legality``.
+        """
+        tile = self.take_tile(tile_id)
+        old = self.tiles[hex_id]
+        if old.tile.count and old.tile.name in self.supply:
+            self.supply[old.tile.name].append(old.tile_id)
+            self.supply[old.tile.name].sort(key=lambda s: split_tile_id(s)[1])
+        placed = PlacedTile(tile, tile_id, rotation % 6)
+        self.tiles[hex_id] = placed
+        self.version += 1
+        return placed
+
+    def move_tokens(self, hex_id: str, mapping: Mapping[int, int]) -> None:
+        """Re-seat tokens after an upgrade: old city index -> new city index."""
+        moved: dict[tuple[str, int], list[str]] = {}
+        for (h, ci), syms in list(self.tokens.items()):
+            if h != hex_id:
+                continue
+            del self.tokens[(h, ci)]
+            moved.setdefault((h, mapping.get(ci, ci)), []).extend(syms)
+        self.tokens.update(moved)
+        self.version += 1
+
+    # -- tokens --------------------------------------------------------------
+    def tokens_in(self, hex_id: str, city_index: int) -> list[str]:
+        return self.tokens.get((hex_id, city_index), [])
+
+    def add_token(self, hex_id: str, city_index: int, sym: str) -> None:
+        self.tokens.setdefault((hex_id, city_index), []).append(sym)
+        self.version += 1
+
+    def remove_token(self, hex_id: str, city_index: int, sym: str) -> None:
+        slots = self.tokens.get((hex_id, city_index), [])
+        if sym in slots:
+            slots.remove(sym)
+            if not slots:
+                del self.tokens[(hex_id, city_index)]
+            self.version += 1
+
+    def token_locations(self, sym: str) -> list[tuple[str, int]]:
+        """Every ``(hex, city_index)`` holding a token of ``sym``."""
+        return [k for k, syms in self.tokens.items() if sym in syms]
+
+    def changed_tiles(self) -> dict[str, tuple[str, int]]:
+        """hex -> (tile name, rotation) for hexes whose tile is no longer preprinted."""
+        return {
+            h: (p.tile.name, p.rotation)
+            for h, p in self.tiles.items()
+            if p.tile_id != self.spec.hexes[h].preprinted_id
+        }

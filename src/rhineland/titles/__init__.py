@@ -1,0 +1,21 @@
+"""Title registry: each title's data and rule hooks live in its own package."""
+
+from __future__ import annotations
+
+from rhineland.engine.title import Title
+from rhineland.errors import ExportError
+from rhineland.titles.g18rhl.rules import Rhl
+from rhineland.titles.g1893.rules import Cologne
+
+TITLES: dict[str, type[Title]] = {Rhl.name: Rhl, Cologne.name: Cologne}
+
+
+def get_title(name: str, optional_rules: tuple[str, ...] | list[str] = ()) -> Title:
+    """The title called ``name`` (as in an export's ``title``) with those optional rules.
+
+    Raises :class:`ExportError` for a title rhineland does not implement.
+    """
+    cls = TITLES.get(name)
+    if cls is None:
+        raise ExportError(f"unknown title {name!r} (rhineland plays: {', '.join(TITLES)})")
+    return cls(tuple(optional_rules))
