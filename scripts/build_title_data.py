@@ -88,6 +88,19 @@ def tile_spec(src: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# Ability keys not transcribed: ``summary`` is prose; the flags hold one value
+# per ability type (tests/test_title_data.py checks this), so the engine takes
+# them from the type.
+_ABILITY_DROPPED = ("summary", "use_across_ors", "remove_when_used_up", "passive", "hidden")
+
+
+def _abilities(entity: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {k: v for k, v in a.items() if k not in _ABILITY_DROPPED}
+        for a in entity.get("abilities", [])
+    ]
+
+
 def build(facts: dict[str, Any]) -> dict[str, Any]:
     title = facts["title"]
     rules = facts["rules"]
@@ -101,7 +114,7 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
         "sell_after", "sell_movement", "sold_out_increase", "market_share_limit",
         "track_restriction", "home_token_timing", "must_buy_train", "ebuy_from_others",
         "game_end_check", "cert_limit_includes_privates", "min_bid_increment",
-        "capitalization", "next_sr_player_order",
+        "capitalization", "next_sr_player_order", "all_companies_assignable",
     ]
     files["game.json"] = {
         "title": title,
@@ -129,7 +142,9 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
         "movement": sm["movement"],
         "rows": [
             [
-                None if c is None else (str(c["price"]) + (":" + ",".join(c["types"]) if c["types"] else ""))
+                None
+                if c is None
+                else str(c["price"]) + (":" + ",".join(c["types"]) if c["types"] else "")
                 for c in row
             ]
             for row in sm["rows"]
@@ -186,23 +201,27 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
             corp["floatable"] = False
         if c.get("float_excludes_market"):
             corp["float_excludes_market"] = True
+        if c.get("abilities"):
+            corp["abilities"] = _abilities(c)
         corps.append(corp)
-    minors = [
-        {"sym": m["sym"], "name": m["full_name"], "tokens": m["tokens"], "home": m["home"],
-         "home_city": m.get("home_city", 0)}
-        for m in facts["minors"]
-    ]
+    minors = []
+    for m in facts["minors"]:
+        minor: dict[str, Any] = {
+            "sym": m["sym"], "name": m["full_name"], "tokens": m["tokens"], "home": m["home"],
+            "home_city": m.get("home_city", 0),
+        }
+        if m.get("abilities"):
+            minor["abilities"] = _abilities(m)
+        minors.append(minor)
     privates = []
     for p in facts["companies"]:
         priv: dict[str, Any] = {
             "sym": p["sym"], "name": p["full_name"], "value": p["value"], "revenue": p["revenue"],
         }
-        abilities = []
-        for a in p.get("abilities", []):
-            ab = {k: v for k, v in a.items() if k not in ("summary", "use_across_ors", "remove_when_used_up", "passive", "hidden")}
-            abilities.append(ab)
-        if abilities:
-            priv["abilities"] = abilities
+        if p.get("initial_owner"):
+            priv["initial_owner"] = p["initial_owner"]
+        if p.get("abilities"):
+            priv["abilities"] = _abilities(p)
         privates.append(priv)
     files["entities.json"] = {"corporations": corps, "minors": minors, "privates": privates}
 
@@ -220,9 +239,7 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
         if h.get("location_name"):
             spec["name"] = h["location_name"]
         if h.get("borders"):
-            spec["borders"] = [
-                {k: v for k, v in b.items() if k != "color"} for b in h["borders"]
-            ]
+            spec["borders"] = [dict(b) for b in h["borders"]]
         if h.get("blockers"):
             spec["blockers"] = h["blockers"]
         if h.get("stubs"):

@@ -7,6 +7,7 @@ and the title's tile manifest.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,6 +25,11 @@ class PlacedTile:
     rotation: int = 0
 
 
+_VERSIONS = itertools.count(1)
+"""Board versions are unique across all boards and clones, so caches keyed on a
+version never confuse two boards that diverged from a common snapshot."""
+
+
 class Board:
     """Tiles on hexes, tokens in city slots, and the unused tile copies.
 
@@ -32,7 +38,7 @@ class Board:
     trace files); ``supply`` maps a manifest tile name to its unused copy ids.
     """
 
-    __slots__ = ("manifest", "spec", "supply", "tiles", "tokens", "version")
+    __slots__ = ("manifest", "route_cache", "spec", "supply", "tiles", "tokens", "version")
 
     def __init__(self, spec: MapSpec, manifest: Mapping[str, Tile]) -> None:
         self.spec = spec
@@ -42,7 +48,8 @@ class Board:
         }
         self.tokens: dict[tuple[str, int], list[str]] = {}
         self.supply: dict[str, list[str]] = {name: t.copy_ids() for name, t in manifest.items()}
-        self.version = 0  # bumped on every change, for caches keyed on the board
+        self.version = next(_VERSIONS)  # renewed on every change, for caches
+        self.route_cache: object = None  # routes.graph caches its track graph here (by version)
 
     def clone(self) -> Board:
         """An independent copy (static parts shared)."""
@@ -53,6 +60,7 @@ class Board:
         b.tokens = {k: list(v) for k, v in self.tokens.items()}
         b.supply = {k: list(v) for k, v in self.supply.items()}
         b.version = self.version
+        b.route_cache = self.route_cache  # same tiles, same version: the cache stays valid
         return b
 
     # -- tiles ---------------------------------------------------------------
@@ -101,7 +109,7 @@ class Board:
             self.supply[old.tile.name].sort(key=lambda s: split_tile_id(s)[1])
         placed = PlacedTile(tile, tile_id, rotation % 6)
         self.tiles[hex_id] = placed
-        self.version += 1
+        self.version = next(_VERSIONS)
         return placed
 
     def move_tokens(self, hex_id: str, mapping: Mapping[int, int]) -> None:
@@ -113,7 +121,7 @@ class Board:
             del self.tokens[(h, ci)]
             moved.setdefault((h, mapping.get(ci, ci)), []).extend(syms)
         self.tokens.update(moved)
-        self.version += 1
+        self.version = next(_VERSIONS)
 
     # -- tokens --------------------------------------------------------------
     def tokens_in(self, hex_id: str, city_index: int) -> list[str]:
@@ -121,7 +129,7 @@ class Board:
 
     def add_token(self, hex_id: str, city_index: int, sym: str) -> None:
         self.tokens.setdefault((hex_id, city_index), []).append(sym)
-        self.version += 1
+        self.version = next(_VERSIONS)
 
     def remove_token(self, hex_id: str, city_index: int, sym: str) -> None:
         slots = self.tokens.get((hex_id, city_index), [])
@@ -129,7 +137,7 @@ class Board:
             slots.remove(sym)
             if not slots:
                 del self.tokens[(hex_id, city_index)]
-            self.version += 1
+            self.version = next(_VERSIONS)
 
     def token_locations(self, sym: str) -> list[tuple[str, int]]:
         """Every ``(hex, city_index)`` holding a token of ``sym``."""

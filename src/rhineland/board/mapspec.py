@@ -14,14 +14,24 @@ from typing import Any
 from rhineland.board.hexgrid import coords, neighbor_id, opposite
 from rhineland.board.tiles import Tile
 
+IMPASSABLE_HEX_COLORS = frozenset({"blue", "gray", "red"})
+"""Colours of preprinted hexes that track may enter only where their own track
+faces back (the reference rules' ``impassable_hex_colors``, both titles)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Border:
-    """A hex side with a special border: ``kind`` ``"impassable"`` or ``"water"`` (cost M)."""
+    """A hex side with a special border.
+
+    ``kind`` is ``"impassable"`` or ``"water"``; ``cost`` the extra build cost in
+    M for a water border; ``color`` the printed colour (18Rhl: ``"blue"`` for
+    the Rhine), ``None`` when the reference gives none.
+    """
 
     edge: int
     kind: str
     cost: int = 0
+    color: str | None = None
 
 
 @dataclass(frozen=True)
@@ -79,7 +89,8 @@ class MapSpec:
                 preprinted_id=h["preprinted"],
                 location=h.get("name"),
                 borders=tuple(
-                    Border(b["edge"], b["type"], b.get("cost", 0)) for b in h.get("borders", ())
+                    Border(b["edge"], b["type"], b.get("cost", 0), b.get("color"))
+                    for b in h.get("borders", ())
                 ),
                 blockers=tuple(h.get("blockers", ())),
                 stubs=tuple(h.get("stubs", ())),
@@ -91,6 +102,29 @@ class MapSpec:
     def neighbor(self, hex_id: str, edge: int) -> str | None:
         """The hex across ``edge`` of ``hex_id`` if it is on the map."""
         return self.hexes[hex_id].neighbors.get(edge)
+
+    def open_neighbors(self, hex_id: str) -> dict[int, str]:
+        """Edge -> neighbour for the sides track may leave ``hex_id`` by.
+
+        As the reference engine builds its hex neighbours (once, from the
+        preprinted map): every on-map neighbour except (a) across an impassable
+        border recorded on *this* hex's side, and (b) a neighbour whose colour is
+        in :data:`IMPASSABLE_HEX_COLORS` (red offboards, gray hexes) unless its
+        own track has an exit facing back.  Note (a) is one-sided: 1893's Q6
+        records an impassable border towards R5 that R5 does not record; use
+        :meth:`crossing_blocked` for the symmetric test.
+        """
+        out = {}
+        h = self.hexes[hex_id]
+        for edge, other in h.neighbors.items():
+            b = h.border(edge)
+            if b is not None and b.kind == "impassable":
+                continue
+            tile = self.hexes[other].tile
+            if tile.color in IMPASSABLE_HEX_COLORS and opposite(edge) not in tile.exits():
+                continue
+            out[edge] = other
+        return out
 
     def crossing_blocked(self, hex_id: str, edge: int) -> bool:
         """True where an impassable border lies on this side (either hex's record)."""

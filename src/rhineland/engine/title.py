@@ -1,18 +1,27 @@
 """The title interface: static data plus the rule hooks in which titles differ.
 
-The engine calls these hooks instead of testing the title's name.  Each title
-package subclasses :class:`Title` in ``titles/<package>/rules.py`` and
-overrides what its rules change; the defaults here are the common 18xx rules.
+The engine calls these hooks instead of testing the title's name.  The
+defaults (:class:`~rhineland.engine.rules_stock.StockRules`,
+:class:`~rhineland.engine.rules_operating.OperatingRules`) are the common
+18xx rules; each title package subclasses :class:`Title` in
+``titles/<package>/rules.py`` and overrides what its rules change.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from rhineland.engine.rules_operating import OperatingRules
+from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.titledata import TitleData, load_title_data
 
+if TYPE_CHECKING:
+    from rhineland.engine.actions import Action
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.base import Round
 
-class Title:
+
+class Title(StockRules, OperatingRules):
     """A title with one set of optional rules.
 
     Subclasses set ``name`` (the export's ``title``) and ``package`` (the
@@ -28,3 +37,52 @@ class Title:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self.optional_rules)!r})"
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Title:
+        return self  # immutable rules and data are shared by snapshots
+
+    # -- setup and round sequence ------------------------------------------------------
+    def setup(self, game: Game) -> None:
+        """Title-specific setup after the common one (markers, variable placements)."""
+
+    def first_round(self, game: Game) -> Round:
+        from rhineland.engine.rounds.stock import StockRound
+
+        return StockRound(1)
+
+    def next_round(self, game: Game, rnd: Round) -> Round | None:
+        """SR n -> OR n.1 .. n.k (k from the phase) -> SR n+1."""
+        from rhineland.engine.rounds.operating import OperatingRound
+        from rhineland.engine.rounds.stock import StockRound
+
+        if game.state.finished:
+            return None
+        if rnd.kind in ("Auction", "Draft"):
+            return StockRound(rnd.turn)
+        if rnd.kind == "Stock":
+            game.state.extra["or_count"] = game.phase.operating_rounds
+            return OperatingRound(rnd.turn, 1)
+        if rnd.kind == "Operating":
+            if self.check_game_end(game, rnd):
+                return None
+            if rnd.num < game.state.extra.get("or_count", 1):
+                return OperatingRound(rnd.turn, rnd.num + 1)
+            game.state.turn = rnd.turn + 1
+            return StockRound(rnd.turn + 1)
+        return StockRound(rnd.turn + 1)
+
+    def check_game_end(self, game: Game, rnd: Round) -> bool:
+        """End after the last OR of the set once the bank has broken (``full_or``)."""
+        if game.bank.broken and rnd.num >= game.state.extra.get("or_count", 1):
+            game.state.finished = True
+            game.state.game_end_reason = "bank"
+            return True
+        return False
+
+    def before_action(self, game: Game, action: Action) -> None:
+        pass
+
+    def after_action(self, game: Game, action: Action) -> None:
+        if game.bank.cash <= 0 and game.state.end_trigger is None:
+            game.bank.broken = True
+            game.state.end_trigger = ("bank", "full_or")

@@ -91,6 +91,23 @@ class CorporationSpec:
     reserved_shares: tuple[int, ...] = ()
     floatable: bool = True
     float_excludes_market: bool = False
+    abilities: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def share_ids(self) -> list[str]:
+        """Export ids of the certificates, ``"<sym>_<index>"``; index 0 is the president's."""
+        return [f"{self.sym}_{i}" for i in range(len(self.shares))]
+
+    @property
+    def president_percent(self) -> int:
+        """Percent of the president's certificate (index 0)."""
+        return self.shares[0]
+
+    @property
+    def double_certs(self) -> tuple[bool, ...]:
+        """Per certificate: a non-president certificate of twice the smallest share."""
+        single = min(self.shares)
+        return tuple(i > 0 and pct == 2 * single for i, pct in enumerate(self.shares))
 
 
 @dataclass(frozen=True)
@@ -102,17 +119,33 @@ class MinorSpec:
     tokens: tuple[int, ...]
     home: str
     home_city: int
+    abilities: tuple[Mapping[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
 class PrivateSpec:
-    """A private company: face value and income (M) and its abilities (raw records)."""
+    """A private company: face value and income (M) and its abilities (raw records).
+
+    ``initial_owner`` is ``"bank"`` where the bank holds the company at the start
+    (1893), else ``None`` (sold in the initial auction, 18Rhl).
+    """
 
     sym: str
     name: str
     value: int
     revenue: int
     abilities: tuple[Mapping[str, Any], ...] = ()
+    initial_owner: str | None = None
+
+    @property
+    def min_price(self) -> int:
+        """Least price (M) when a corporation buys it from a player: half the value, rounded up."""
+        return -(-self.value // 2)
+
+    @property
+    def max_price(self) -> int:
+        """Greatest price (M) in such a purchase: twice the value."""
+        return 2 * self.value
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
         for a in self.abilities:
@@ -133,6 +166,11 @@ class MarketCell:
     @property
     def is_par(self) -> bool:
         return any(t.startswith("par") for t in self.types)
+
+    @property
+    def id(self) -> str:
+        """Export id ``"<price>,<row>,<col>"`` (a par action's ``share_price``)."""
+        return f"{self.price},{self.row},{self.col}"
 
 
 @dataclass(frozen=True)
@@ -255,7 +293,11 @@ def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = 
             sym=c["sym"],
             name=c["name"],
             tokens=tuple(c["tokens"]),
-            home=tuple(c["home"]) if isinstance(c["home"], list) else ((c["home"],) if c["home"] else ()),
+            home=(
+                tuple(c["home"])
+                if isinstance(c["home"], list)
+                else ((c["home"],) if c["home"] else ())
+            ),
             home_city=c.get("home_city"),
             float_percent=c["float_percent"],
             max_ownership_percent=c["max_ownership_percent"],
@@ -263,15 +305,22 @@ def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = 
             reserved_shares=tuple(c.get("reserved_shares", ())),
             floatable=c.get("floatable", True),
             float_excludes_market=c.get("float_excludes_market", False),
+            abilities=tuple(c.get("abilities", ())),
         )
         for c in ent["corporations"]
     )
     minors = tuple(
-        MinorSpec(m["sym"], m["name"], tuple(m["tokens"]), m["home"], m.get("home_city", 0))
+        MinorSpec(
+            m["sym"], m["name"], tuple(m["tokens"]), m["home"], m.get("home_city", 0),
+            tuple(m.get("abilities", ())),
+        )
         for m in ent["minors"]
     )
     privates = tuple(
-        PrivateSpec(p["sym"], p["name"], p["value"], p["revenue"], tuple(p.get("abilities", ())))
+        PrivateSpec(
+            p["sym"], p["name"], p["value"], p["revenue"], tuple(p.get("abilities", ())),
+            p.get("initial_owner"),
+        )
         for p in ent["privates"]
     )
     tiles = {name: Tile.from_data(name, t) for name, t in raw["tiles"].items()}

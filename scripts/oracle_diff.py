@@ -1,0 +1,42 @@
+"""Compare a replay with an oracle trace, action by action.
+
+    python scripts/oracle_diff.py EXPORT TRACE [--all]
+
+Prints ``matched N/M actions`` (actions whose state after processing equals the
+trace entry in every field the trace has) and the first difference: action
+id, field path, our value and the trace's.  ``--all`` lists every differing
+action (first field each).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from rhineland.io.oracle import compare_with_trace  # noqa: E402
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    show_all = "--all" in argv
+    report = compare_with_trace(argv[0], argv[1], stop_at_first=not show_all)
+    print(f"matched {report.matched}/{report.total} actions")
+    for diff in report.diffs[: (None if show_all else 1)]:
+        print(f"first difference at action {diff.action_id} ({diff.action_type}): "
+              f"{diff.path}: ours {diff.ours!r} != trace {diff.theirs!r}")
+    if report.error:
+        print(f"replay stopped: {report.error}")
+    return 0 if report.matched == report.total else 1
+
+
+def _unused(_: Any) -> None:
+    pass
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,359 @@
+"""The game: state, ``process(action)``, undo/redo, the log, and the title's hooks.
+
+A :class:`Game` is created from a title, the players and the settings of an
+18xx.games export (seed, optional rules).  Every action goes through
+:meth:`Game.process`: the current round checks it (raising
+:class:`~rhineland.errors.GameError` with the rule and the values) and applies
+it; on any error the state is restored exactly as it was.  Undo and redo use
+snapshots of the mutable state (:meth:`Game.snapshot`), never a replay.
+
+Money is in Mark (M), integers.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rhineland.board.board import Board
+from rhineland.engine.actions import (
+    Action,
+    Message,
+    ProgramBuyShares,
+    ProgramDisable,
+    ProgramSharePass,
+    Redo,
+    Undo,
+)
+from rhineland.engine.entities import (
+    IPO,
+    MARKET,
+    Bank,
+    Certificate,
+    Corporation,
+    Holder,
+    Minor,
+    Player,
+    Private,
+    Train,
+)
+from rhineland.engine.market import StockMarket
+from rhineland.engine.rng import GameRandom
+from rhineland.engine.title import Title
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.rounds.base import Round
+
+
+@dataclass
+class State:
+    """Everything that changes during a game (snapshotted for undo).
+
+    ``players`` is in seat/priority order (rotated by the rules); ``phase`` is an
+    index into the title's phases; ``extra`` holds title-specific state.
+    """
+
+    bank: Bank
+    players: list[Player]
+    corporations: dict[str, Corporation]
+    minors: dict[str, Minor]
+    privates: dict[str, Private]
+    trains: list[Train]
+    board: Board
+    round: Round | None = None
+    phase: int = 0
+    turn: int = 1
+    finished: bool = False
+    end_trigger: tuple[str, str] | None = None
+    game_end_reason: str | None = None
+    log_len: int = 0
+    market_order: int = 0
+    cell_order: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def clone(self) -> State:
+        """A deep copy sharing the immutable title data."""
+        board = self.board
+        memo: dict[int, Any] = {id(board): board.clone()}
+        return copy.deepcopy(self, memo)
+
+
+class Game:
+    """One game of an 18xx title.
+
+    ``players`` are ``(id, name)`` pairs in seat order (export ids), ``seed`` the
+    export's ``settings.seed``.  Raises :class:`GameError` for a player count
+    the title does not allow.
+    """
+
+    def __init__(
+        self,
+        title: Title,
+        players: Sequence[tuple[int, str]],
+        seed: int = 0,
+        *,
+        keep_history: bool = True,
+    ) -> None:
+        self.title = title
+        self.data = title.data
+        self.seed = seed
+        self.market = StockMarket(self.data.market)
+        self.log: list[str] = []
+        self.actions: list[Action] = []
+        self.keep_history = keep_history
+        self._undo_stack: list[tuple[State, int, int]] = []  # (state, log length, n actions)
+        self._redo_stack: list[list[Action]] = []
+        n = len(players)
+        if n not in self.data.players:
+            allowed = ", ".join(str(k) for k in sorted(self.data.players))
+            raise GameError(
+                f"{self.data.title} is for {allowed} players, not {n}", "setup.player_count"
+            )
+        cash, _ = self.data.players[n]
+        bank = Bank(self.data.bank - cash * n)
+        plist = [Player(pid, name, cash) for pid, name in players]
+        corps = {}
+        for spec in self.data.corporations:
+            certs = [
+                Certificate(spec.sym, i, pct, i == 0, IPO, i in spec.reserved_shares)
+                for i, pct in enumerate(spec.shares)
+            ]
+            corps[spec.sym] = Corporation(spec, certs)
+        minors = {m.sym: Minor(m) for m in self.data.minors}
+        privates = {p.sym: Private(p) for p in self.data.privates}
+        trains = [Train(tid, t) for t in self.data.trains for tid in t.ids]
+        board = Board(self.data.map, self.data.tiles)
+        self.state = State(bank, plist, corps, minors, privates, trains, board)
+        self.rng = GameRandom(seed)
+        title.setup(self)
+        self.state.round = title.first_round(self)
+        self.state.round.start(self)
+
+    # -- convenient views ------------------------------------------------------
+    @property
+    def players(self) -> list[Player]:
+        return self.state.players
+
+    @property
+    def corporations(self) -> dict[str, Corporation]:
+        return self.state.corporations
+
+    @property
+    def minors(self) -> dict[str, Minor]:
+        return self.state.minors
+
+    @property
+    def privates(self) -> dict[str, Private]:
+        return self.state.privates
+
+    @property
+    def bank(self) -> Bank:
+        return self.state.bank
+
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @property
+    def round(self) -> Round:
+        assert self.state.round is not None
+        return self.state.round
+
+    @property
+    def phase(self):  # type: ignore[no-untyped-def]
+        """The current :class:`~rhineland.engine.titledata.PhaseSpec`."""
+        return self.data.phases[self.state.phase]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished
+
+    def player(self, pid: int) -> Player:
+        """The player with export id ``pid``; raises ``GameError`` when unknown."""
+        for p in self.state.players:
+            if p.id == pid:
+                return p
+        raise GameError(f"no player with id {pid}", "entity.player")
+
+    def corporation(self, sym: str) -> Corporation:
+        try:
+            return self.state.corporations[sym]
+        except KeyError:
+            raise GameError(f"no corporation {sym!r}", "entity.corporation") from None
+
+    def private(self, sym: str) -> Private:
+        try:
+            return self.state.privates[sym]
+        except KeyError:
+            raise GameError(f"no private company {sym!r}", "entity.company") from None
+
+    def seat_order(self) -> list[Player]:
+        """Players in the current seat/priority order, bankrupt ones excluded."""
+        return [p for p in self.state.players if not p.bankrupt]
+
+    def next_player(self, player: Player) -> Player:
+        """The player after ``player`` in the current order (skipping bankrupt players)."""
+        order = self.state.players
+        i = order.index(player)
+        for k in range(1, len(order) + 1):
+            nxt = order[(i + k) % len(order)]
+            if not nxt.bankrupt:
+                return nxt
+        return player
+
+    # -- money -----------------------------------------------------------------
+    def pay(self, payer: Any, payee: Any, amount: int) -> None:
+        """Move ``amount`` M between cash holders (bank, players, corporations, minors).
+
+        The bank may go negative once broken; when it cannot pay in full the
+        bank breaks (the game end check happens in the rounds).
+        """
+        if amount == 0:
+            return
+        payer.cash -= amount
+        payee.cash += amount
+        if payer is self.state.bank and self.state.bank.cash < 0:
+            self.state.bank.broken = True
+        elif payer is self.state.bank and self.state.bank.cash == 0 and amount > 0:
+            self.state.bank.broken = self.state.bank.broken or False
+
+    def add_log(self, line: str) -> None:
+        """Append a human-readable line to the game log."""
+        self.log.append(line)
+
+    # -- shares ----------------------------------------------------------------
+    def holder_name(self, holder: Holder) -> str:
+        if isinstance(holder, int):
+            return self.player(holder).name
+        return holder
+
+    def percent(self, corp: Corporation, holder: Holder) -> int:
+        return corp.percent_of(holder)
+
+    def player_value(self, player: Player) -> int:
+        """Score (M): cash + certificates at market value (+ title extras)."""
+        return self.title.player_value(self, player)
+
+    # -- phases and trains -------------------------------------------------------
+    def depot_trains(self) -> list[Train]:
+        """Trains still in the depot, in order."""
+        return [t for t in self.state.trains if t.owner is None and not t.rusted]
+
+    def discarded_trains(self) -> list[Train]:
+        return [t for t in self.state.trains if t.owner == MARKET and not t.rusted]
+
+    def train(self, train_id: str) -> Train:
+        for t in self.state.trains:
+            if t.id == train_id:
+                return t
+        raise GameError(f"no train {train_id!r}", "train.id")
+
+    # -- processing --------------------------------------------------------------
+    def process(self, action: Action, *, atomic: bool = True) -> None:
+        """Check and apply one action, then its recorded ``auto_actions``.
+
+        Raises :class:`GameError` when the action is illegal; with ``atomic``
+        (the default) the state is then exactly as before the call.
+        """
+        if isinstance(action, Message):
+            self.actions.append(action)
+            return
+        if isinstance(action, Undo):
+            self.undo(action.action_id)
+            self.actions.append(action)
+            return
+        if isinstance(action, Redo):
+            self.redo()
+            self.actions.append(action)
+            return
+        snapshot = self.snapshot() if (atomic or self.keep_history) else None
+        try:
+            self._apply(action)
+            for auto in action.auto_actions:
+                self._apply(auto)
+        except Exception:
+            if snapshot is not None:
+                self.restore(snapshot)
+            raise
+        if snapshot is not None and self.keep_history:
+            self._undo_stack.append(snapshot)
+        self._redo_stack.clear()
+        self.actions.append(action)
+
+    def _apply(self, action: Action) -> None:
+        if self.state.finished:
+            raise GameError(f"the game is over; {action.type} is not possible", "game.finished")
+        if isinstance(action, ProgramSharePass | ProgramBuyShares | ProgramDisable):
+            # Programmed actions only set up the server's automation; their
+            # effects are the auto_actions recorded with later actions.
+            return
+        self.title.before_action(self, action)
+        self.round.process(self, action)
+        self.title.after_action(self, action)
+
+    def snapshot(self) -> tuple[State, int, int]:
+        """The mutable state now (for undo or look-ahead)."""
+        return (self.state.clone(), len(self.log), len(self.actions))
+
+    def restore(self, snap: tuple[State, int, int]) -> None:
+        state, log_len, _ = snap
+        self.state = state.clone()
+        del self.log[log_len:]
+
+    def undo(self, action_id: int | None = None) -> None:
+        """Undo the last game action, or every action after ``action_id``.
+
+        Raises :class:`GameError` when there is nothing to undo (history off).
+        """
+        if not self._undo_stack:
+            raise GameError("nothing to undo", "undo.empty")
+        undone: list[Action] = []
+        while self._undo_stack:
+            state, log_len, n_actions = self._undo_stack.pop()
+            batch = [a for a in self.actions[n_actions:] if not isinstance(a, Message | Undo | Redo)]
+            undone = batch + undone
+            self.state = state
+            del self.log[log_len:]
+            del self.actions[n_actions:]
+            if action_id is None:
+                break
+            last = self._last_game_action_id()
+            if last is None or last <= action_id:
+                break
+        self._redo_stack.append(undone)
+
+    def _last_game_action_id(self) -> int | None:
+        for a in reversed(self.actions):
+            if not isinstance(a, Message | Undo | Redo):
+                return a.id
+        return None
+
+    def redo(self) -> None:
+        """Re-apply the batch removed by the latest undo."""
+        if not self._redo_stack:
+            raise GameError("nothing to redo", "redo.empty")
+        batch = self._redo_stack.pop()
+        saved = list(self._redo_stack)
+        for a in batch:
+            self.process(a)
+        self._redo_stack = saved
+
+    # -- helpers used by rounds --------------------------------------------------
+    def entity_owner_ids(self, entity: Any) -> list[int]:
+        """Player ids who decide for ``entity`` (a player, corporation, minor or private)."""
+        if isinstance(entity, Player):
+            return [entity.id]
+        if isinstance(entity, Corporation):
+            pres = entity.president
+            return [pres] if pres is not None else []
+        if isinstance(entity, Minor):
+            return [entity.owner] if entity.owner is not None else []
+        if isinstance(entity, Private):
+            return [entity.owner] if isinstance(entity.owner, int) else []
+        return []
+
+    def log_lines(self) -> Iterable[str]:
+        return iter(self.log)

@@ -1,0 +1,1 @@
+"""Rounds: auction/draft, stock, operating (and title-specific ones such as mergers)."""

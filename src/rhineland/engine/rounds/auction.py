@@ -1,0 +1,255 @@
+"""The waterfall auction of the private companies (18Rhl's initial packet).
+
+In turn order a player either buys the cheapest remaining item at its current
+price (a ``bid`` at that price), bids on another item (at least its face value
+plus the minimum increment, or the highest bid on it plus the increment; a
+player's open bids may not exceed their cash), or passes.  When the cheapest
+item is sold, the next cheapest is resolved at once if it has bids: a single
+bidder buys at their bid, several bidders auction it among themselves (raise
+or drop out).  When every player passes in a row, the cheapest item's price
+drops by the increment (down to 0, when it must be taken).  Source: 18Rhl
+seed ``000`` ("Stock round 1: first the initial packet"), oracle traces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import Action, Bid, Par, Pass
+from rhineland.engine.entities import Player
+from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+
+
+@dataclass
+class _Item:
+    sym: str
+    value: int
+    discount: int = 0
+    bids: dict[int, int] = field(default_factory=dict)  # player id -> price
+
+    @property
+    def price(self) -> int:
+        return max(self.value - self.discount, 0)
+
+
+class WaterfallAuction(Round):
+    """The initial packet auction; see the module docstring for the rules."""
+
+    kind = "Auction"
+
+    def __init__(self, turn: int, items: list[tuple[str, int]], increment: int) -> None:
+        super().__init__(turn)
+        self.items = [_Item(sym, value) for sym, value in items]
+        self.increment = increment
+        self.current: int | None = None
+        self.passes = 0
+        self.auction: _Item | None = None
+        self.auction_turn: int | None = None
+        self.resume: int | None = None
+        self.pending_par: tuple[int, str] | None = None  # (player id, corporation)
+        self.last_buyer: int | None = None
+
+    def start(self, game: Game) -> None:
+        self.current = game.seat_order()[0].id
+
+    # -- views ---------------------------------------------------------------------
+    def current_entity(self, game: Game) -> Any:
+        if self.pending_par is not None:
+            return game.player(self.pending_par[0])
+        if self.auction is not None:
+            assert self.auction_turn is not None
+            return game.player(self.auction_turn)
+        assert self.current is not None
+        return game.player(self.current)
+
+    def step_name(self, game: Game) -> str:
+        return "company_pending_par" if self.pending_par else "waterfall_auction"
+
+    def priority_player(self, game: Game) -> Player:
+        """Priority: the player after the last one who bought the cheapest item."""
+        if self.last_buyer is None:
+            return game.seat_order()[0]
+        return game.next_player(game.player(self.last_buyer))
+
+    def cheapest(self) -> _Item | None:
+        return self.items[0] if self.items else None
+
+    def committed(self, pid: int) -> int:
+        """M a player has bid on items not yet resolved."""
+        return sum(i.bids.get(pid, 0) for i in self.items)
+
+    # -- processing -----------------------------------------------------------------
+    def process(self, game: Game, action: Action) -> None:
+        if self.pending_par is not None:
+            self._process_par(game, action)
+            return
+        player = self.expect_player(game, action)
+        if self.auction is not None:
+            self._process_auction(game, player, action)
+        elif isinstance(action, Bid):
+            self._process_bid(game, player, action)
+        elif isinstance(action, Pass):
+            self._process_pass(game, player)
+        else:
+            raise GameError(
+                f"{action.type} is not possible in the initial packet auction (bid or pass)",
+                "auction.action",
+            )
+
+    def _item(self, sym: str | None) -> _Item:
+        for i in self.items:
+            if i.sym == sym:
+                return i
+        raise GameError(f"{sym!r} is not for sale in the initial packet", "auction.item")
+
+    def _process_bid(self, game: Game, player: Player, action: Bid) -> None:
+        item = self._item(action.company)
+        cheapest = self.cheapest()
+        assert cheapest is not None
+        if item is cheapest:
+            if action.price != item.price:
+                raise GameError(
+                    f"the cheapest item {item.sym} costs {item.price}M, not {action.price}M",
+                    "auction.buy_price",
+                )
+            if player.cash < item.price:
+                raise GameError(
+                    f"{player.name} has {player.cash}M, {item.sym} costs {item.price}M",
+                    "auction.cash",
+                )
+            self.passes = 0
+            self.last_buyer = player.id
+            self.resume = game.next_player(player).id
+            self._sell(game, item, player, item.price)
+            self._resolve(game)
+            return
+        minimum = max(item.bids.values(), default=item.value) + self.increment
+        if not item.bids:
+            minimum = game.title.min_first_bid(game, item.sym, item.value, self.increment)
+        if action.price < minimum:
+            raise GameError(
+                f"a bid on {item.sym} must be at least {minimum}M, not {action.price}M",
+                "auction.min_bid",
+            )
+        available = player.cash - self.committed(player.id) + item.bids.get(player.id, 0)
+        if action.price > available:
+            raise GameError(
+                f"{player.name} can bid at most {available}M (cash {player.cash}M less open "
+                f"bids), not {action.price}M",
+                "auction.cash",
+            )
+        item.bids[player.id] = action.price
+        game.add_log(f"{player.name} bids {action.price}M for {item.sym}")
+        self.passes = 0
+        self.current = game.next_player(player).id
+
+    def _process_pass(self, game: Game, player: Player) -> None:
+        cheapest = self.cheapest()
+        assert cheapest is not None
+        if cheapest.price == 0 and not cheapest.bids:
+            raise GameError(
+                f"{cheapest.sym} is free now and must be taken", "auction.must_take"
+            )
+        game.add_log(f"{player.name} passes")
+        self.passes += 1
+        self.current = game.next_player(player).id
+        if self.passes >= len(game.seat_order()):
+            self.passes = 0
+            cheapest.discount += game.title.auction_price_drop(game, cheapest.sym)
+            game.add_log(f"{cheapest.sym}'s price drops to {cheapest.price}M")
+
+    def _process_auction(self, game: Game, player: Player, action: Action) -> None:
+        item = self.auction
+        assert item is not None
+        if isinstance(action, Pass):
+            del item.bids[player.id]
+            game.add_log(f"{player.name} drops out of the auction for {item.sym}")
+        elif isinstance(action, Bid):
+            if action.company != item.sym:
+                raise GameError(
+                    f"{item.sym} is being auctioned; a bid on {action.company} is not possible",
+                    "auction.item",
+                )
+            minimum = max(item.bids.values()) + self.increment
+            if action.price < minimum:
+                raise GameError(
+                    f"a bid on {item.sym} must be at least {minimum}M, not {action.price}M",
+                    "auction.min_bid",
+                )
+            available = player.cash - self.committed(player.id) + item.bids.get(player.id, 0)
+            if action.price > available:
+                raise GameError(
+                    f"{player.name} can bid at most {available}M, not {action.price}M",
+                    "auction.cash",
+                )
+            item.bids[player.id] = action.price
+            game.add_log(f"{player.name} bids {action.price}M for {item.sym}")
+        else:
+            raise GameError(f"{action.type} is not possible during an auction", "auction.action")
+        if len(item.bids) == 1:
+            (winner, price), = item.bids.items()
+            self.auction = None
+            self.auction_turn = None
+            self._sell(game, item, game.player(winner), price)
+            self._resolve(game)
+            return
+        self.auction_turn = self._next_bidder(game, player.id, item)
+
+    def _next_bidder(self, game: Game, after: int, item: _Item) -> int:
+        p = game.player(after)
+        for _ in range(len(game.state.players)):
+            p = game.next_player(p)
+            if p.id in item.bids:
+                return p.id
+        return after
+
+    def _sell(self, game: Game, item: _Item, player: Player, price: int) -> None:
+        self.items.remove(item)
+        game.pay(player, game.bank, price)
+        private = game.private(item.sym)
+        private.owner = player.id
+        player.companies.append(item.sym)
+        game.add_log(f"{player.name} buys {item.sym} for {price}M")
+        par_corp = game.title.on_private_bought(game, player, private, price)
+        if par_corp is not None:
+            self.pending_par = (player.id, par_corp)
+
+    def _resolve(self, game: Game) -> None:
+        """Sell items with bids in order; start an auction where several players bid."""
+        while self.pending_par is None and self.items:
+            item = self.items[0]
+            if not item.bids:
+                break
+            if len(item.bids) == 1:
+                (winner, price), = item.bids.items()
+                self._sell(game, item, game.player(winner), price)
+                continue
+            self.auction = item
+            high = max(item.bids, key=lambda pid: (item.bids[pid], -pid))
+            self.auction_turn = self._next_bidder(game, high, item)
+            return
+        if self.pending_par is None:
+            self.current = self.resume if self.resume is not None else self.current
+            if not self.items:
+                finish_round(game, self)
+
+    def _process_par(self, game: Game, action: Action) -> None:
+        assert self.pending_par is not None
+        pid, sym = self.pending_par
+        if not isinstance(action, Par) or action.entity != pid:
+            raise GameError(
+                f"{game.player(pid).name} must set the par price of {sym} first",
+                "auction.pending_par",
+            )
+        if action.corporation != sym:
+            raise GameError(f"the par price to set is {sym}'s, not {action.corporation}'s",
+                            "auction.pending_par")
+        game.title.par_corporation(game, game.player(pid), game.corporation(sym),
+                                   action.share_price)
+        self.pending_par = None
+        self._resolve(game)

@@ -1,0 +1,183 @@
+"""The operating round: private income, then each operating entity's turn.
+
+Each corporation (and 1893 minor), in the title's operating order, goes
+through the steps ``track`` (one lay or upgrade), ``token``, ``route`` (run
+trains), ``dividend`` (payout or withhold) and ``buy_train``.  A step with
+nothing to decide is skipped: no token step without a tokenable city, no
+route/dividend step without trains (a skipped dividend is a withhold of 0M),
+no train buying without room under the limit or without cash.  Title hooks
+add steps (18Rhl special token, discards after a phase change) and rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import (
+    Action,
+    BuyTrain,
+    DestinationConnection,
+    DiscardTrain,
+    Dividend,
+    LayTile,
+    Pass,
+    PlaceToken,
+    RunRoutes,
+)
+from rhineland.engine.entities import Corporation, Minor
+from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+
+STEPS = ("track", "token", "route", "dividend", "buy_train")
+
+
+class OperatingRound(Round):
+    """One operating round (``OR turn.num``)."""
+
+    kind = "Operating"
+
+    def __init__(self, turn: int, num: int) -> None:
+        super().__init__(turn, num)
+        self.order: list[str] = []
+        self.index = 0
+        self.step: str | None = None
+        self.revenue = 0
+        self.route_results: list[Any] = []
+        self.laid_tiles = 0
+        self.tokened = False
+        self.bought_trains = 0
+        self.pending_discards: list[str] = []
+        self.turn_state: dict[str, Any] = {}
+
+    # -- views -------------------------------------------------------------------
+    def current_entity(self, game: Game) -> Any:
+        if self.pending_discards:
+            return game.title.operator(game, self.pending_discards[0])
+        if self.index >= len(self.order):
+            return None
+        return game.title.operator(game, self.order[self.index])
+
+    def step_name(self, game: Game) -> str | None:
+        if self.pending_discards:
+            return "discard_train"
+        return self.step
+
+    # -- flow ----------------------------------------------------------------------
+    def start(self, game: Game) -> None:
+        game.title.start_operating_round(game, self)
+        self.order = game.title.operating_order(game)
+        self.index = 0
+        self._start_entity(game)
+
+    def _start_entity(self, game: Game) -> None:
+        while self.index < len(self.order):
+            entity = game.title.operator(game, self.order[self.index])
+            self.laid_tiles = 0
+            self.tokened = False
+            self.bought_trains = 0
+            self.revenue = 0
+            self.route_results = []
+            self.turn_state = {}
+            game.title.start_operating_turn(game, self, entity)
+            self.step = None
+            if self._advance(game, entity, "start"):
+                return
+            self.index += 1
+        self._finish(game)
+
+    def _finish(self, game: Game) -> None:
+        self.step = None
+        game.title.end_operating_round(game, self)
+        finish_round(game, self)
+
+    def _advance(self, game: Game, entity: Any, after: str) -> bool:
+        """Move to the first applicable step after ``after``; False when the turn is over."""
+        steps = game.title.operating_steps(game, entity)
+        start = 0 if after == "start" else steps.index(after) + 1
+        for name in steps[start:]:
+            if game.title.step_applicable(game, self, entity, name):
+                self.step = name
+                return True
+            game.title.skip_step(game, self, entity, name)
+        return False
+
+    def next_step(self, game: Game, entity: Any) -> None:
+        """Finish the current step and continue (next step, next entity, next round)."""
+        assert self.step is not None
+        if self._advance(game, entity, self.step):
+            return
+        game.title.end_operating_turn(game, self, entity)
+        self.index += 1
+        self._start_entity(game)
+
+    # -- processing -------------------------------------------------------------------
+    def process(self, game: Game, action: Action) -> None:
+        if isinstance(action, DestinationConnection):
+            game.title.check_destination_connection(game, action)
+            return
+        if self.pending_discards:
+            self._discard(game, action)
+            return
+        entity = self.current_entity(game)
+        if entity is None:
+            raise GameError("the operating round is over", "or.finished")
+        if game.title.process_operating_action(game, self, entity, action):
+            return
+        actor = self._check_actor(game, entity, action)
+        step = self.step
+        if isinstance(action, Pass):
+            if step == "buy_train":
+                game.title.check_may_pass_buy_train(game, self, entity)
+            if step in ("route", "dividend"):
+                raise GameError(f"{entity.sym} must {step.replace('_', ' ')} now", f"or.{step}")
+            self.next_step(game, entity)
+        elif isinstance(action, LayTile) and step == "track":
+            game.title.lay_tile(game, self, entity, actor, action)
+            self.laid_tiles += 1
+            if not game.title.track_step_continues(game, self, entity):
+                self.next_step(game, entity)
+        elif isinstance(action, PlaceToken) and step == "token":
+            game.title.place_token(game, self, entity, action)
+            self.tokened = True
+            self.next_step(game, entity)
+        elif isinstance(action, RunRoutes) and step == "route":
+            self.route_results = game.title.run_routes(game, self, entity, action)
+            self.revenue = sum(r.revenue for r in self.route_results)
+            self.next_step(game, entity)
+        elif isinstance(action, Dividend) and step == "dividend":
+            game.title.pay_dividend(game, self, entity, action.kind)
+            self.next_step(game, entity)
+        elif isinstance(action, BuyTrain) and step == "buy_train":
+            game.title.buy_train(game, self, entity, action)
+            self.bought_trains += 1
+            if not game.title.step_applicable(game, self, entity, "buy_train"):
+                self.next_step(game, entity)
+        else:
+            raise GameError(
+                f"{action.type} is not possible in the {step} step of {entity.sym}'s turn "
+                f"in {self.label}",
+                "or.step",
+            )
+
+    def _check_actor(self, game: Game, entity: Any, action: Action) -> Any:
+        """The acting entity (the operator, or a private its president uses)."""
+        if action.entity == entity.sym:
+            return entity
+        if action.entity_type == "company":
+            private = game.private(str(action.entity))
+            return private
+        raise GameError(
+            f"it is {entity.sym}'s turn in {self.label}, not {action.entity}'s", "turn.order"
+        )
+
+    def _discard(self, game: Game, action: Action) -> None:
+        sym = self.pending_discards[0]
+        entity: Corporation | Minor = game.title.operator(game, sym)
+        if not isinstance(action, DiscardTrain) or action.entity != sym:
+            raise GameError(f"{sym} must discard a train first", "train.discard")
+        game.title.discard_train(game, entity, action.train)
+        if not game.title.over_train_limit(game, entity):
+            self.pending_discards.pop(0)

@@ -1,0 +1,253 @@
+"""The stock round: sell any number of certificates, then buy or start one; or pass.
+
+Rules (source: seeds ``000``/``001``, reference facts ``rules``):
+
+* Selling: only certificates of corporations that have operated; at most the
+  market-pool limit (50%) may lie in the market; the president's certificate is
+  never sold to the market (the presidency passes first); each sale action
+  moves the price down one row.  A player may not buy back a corporation they
+  sold in the same round.
+* Buying: one certificate per turn from the IPO (at the current market price)
+  or the market; certificate limit per player count; the title's holding limit.
+* Starting (par): the president's certificate at a par cell.
+* The round ends when every player has passed in a row; then the title's
+  end-of-round price moves apply and the priority deal is decided.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.engine.shares import check_presidency, move_price
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+
+
+class StockRound(Round):
+    """A stock round; see the module docstring."""
+
+    kind = "Stock"
+
+    def __init__(self, turn: int) -> None:
+        super().__init__(turn)
+        self.current: int | None = None
+        self.passes = 0
+        self.last_to_act: int | None = None
+        self.bought_this_turn = False
+        self.sold_this_turn: list[str] = []
+        self.sold: dict[int, set[str]] = {}
+
+    def start(self, game: Game) -> None:
+        self.current = game.seat_order()[0].id
+        game.title.start_stock_round(game, self)
+
+    def current_entity(self, game: Game) -> Any:
+        assert self.current is not None
+        return game.player(self.current)
+
+    def step_name(self, game: Game) -> str:
+        return "buy_sell_par_shares"
+
+    # -- processing --------------------------------------------------------------
+    def process(self, game: Game, action: Action) -> None:
+        if game.title.process_stock_action(game, self, action):
+            return
+        player = self.expect_player(game, action)
+        if isinstance(action, Pass):
+            self._pass(game, player)
+        elif isinstance(action, SellShares):
+            self.sell(game, player, action)
+        elif isinstance(action, BuyShares):
+            self.buy(game, player, action)
+        elif isinstance(action, Par):
+            self.par(game, player, action)
+        else:
+            raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+
+    def end_turn(self, game: Game, player: Player, *, passed: bool) -> None:
+        """Hand the turn to the next player; end the round after a full lap of passes."""
+        if passed and not self.sold_this_turn and not self.bought_this_turn:
+            self.passes += 1
+        else:
+            self.passes = 0
+            self.last_to_act = player.id
+        self.bought_this_turn = False
+        self.sold_this_turn = []
+        self.current = game.next_player(player).id
+        if self.passes >= len(game.seat_order()):
+            game.title.end_stock_round(game, self)
+            finish_round(game, self)
+
+    def _pass(self, game: Game, player: Player) -> None:
+        game.add_log(f"{player.name} passes")
+        self.end_turn(game, player, passed=True)
+
+    # -- checks shared by buy and par ---------------------------------------------------
+    def cert_count(self, game: Game, player: Player) -> int:
+        """Certificates counting toward the limit (privates too where the title says so)."""
+        n = sum(
+            1 for c in game.corporations.values() for cert in c.certificates
+            if cert.owner == player.id and game.title.counts_for_cert_limit(game, c, cert)
+        )
+        if game.data.rules.get("cert_limit_includes_privates", True):
+            n += sum(
+                1 for sym in player.companies
+                if game.title.private_counts_for_cert_limit(game, sym)
+            )
+        return n
+
+    def check_can_buy(self, game: Game, player: Player, corp: Corporation, certs: list[Certificate],
+                      price: int) -> None:
+        if self.bought_this_turn:
+            raise GameError(
+                f"{player.name} has already bought a certificate this turn", "stock.one_buy"
+            )
+        if corp.sym in self.sold.get(player.id, set()):
+            raise GameError(
+                f"{player.name} sold {corp.sym} this round and may not buy it back",
+                "stock.buy_after_sell",
+            )
+        if player.cash < price:
+            raise GameError(
+                f"{player.name} has {player.cash}M, {'+'.join(c.id for c in certs)} costs "
+                f"{price}M",
+                "stock.cash",
+            )
+        limit = game.title.cert_limit(game)
+        if self.cert_count(game, player) + len(certs) > limit:
+            raise GameError(
+                f"{player.name} would hold more than {limit} certificates", "stock.cert_limit"
+            )
+        pct = corp.percent_of(player.id) + sum(c.percent for c in certs)
+        if pct > corp.spec.max_ownership_percent:
+            raise GameError(
+                f"{player.name} would hold {pct}% of {corp.sym}, the limit is "
+                f"{corp.spec.max_ownership_percent}%",
+                "stock.holding_limit",
+            )
+
+    # -- actions -------------------------------------------------------------------
+    def par(self, game: Game, player: Player, action: Par) -> None:
+        corp = game.corporation(action.corporation)
+        if corp.ipoed:
+            raise GameError(f"{corp.sym} has already started", "stock.par")
+        cell = game.title.par_cell(game, corp, action.share_price)
+        pres = corp.certificates[0]
+        price = cell.price * pres.percent // 10
+        self.check_can_buy(game, player, corp, [pres], price)
+        game.title.par_corporation(game, player, corp, action.share_price)
+        self.bought_this_turn = True
+        self.end_turn(game, player, passed=False)
+
+    def buy(self, game: Game, player: Player, action: BuyShares) -> None:
+        certs = [self._cert(game, sid) for sid in action.shares]
+        if not certs:
+            raise GameError("buy_shares names no certificate", "stock.buy")
+        corp = game.corporation(certs[0].corporation)
+        if any(c.corporation != corp.sym for c in certs):
+            raise GameError("certificates of one corporation per buy", "stock.buy")
+        source = str(certs[0].owner)
+        if any(c.owner != source for c in certs) or source not in (IPO, MARKET):
+            raise GameError(
+                f"{', '.join(c.id for c in certs)} are not for sale in the IPO or market",
+                "stock.buy_source",
+            )
+        if not corp.ipoed:
+            raise GameError(f"{corp.sym} has not been started", "stock.not_ipoed")
+        game.title.check_buy_certificates(game, player, corp, certs)
+        assert corp.share_price is not None
+        price = sum(game.title.share_price_for(game, corp, c, source) for c in certs)
+        self.check_can_buy(game, player, corp, certs, price)
+        receiver = game.title.share_payment_receiver(game, corp, source)
+        game.pay(player, receiver, price)
+        for c in certs:
+            c.owner = player.id
+        game.add_log(
+            f"{player.name} buys {sum(c.percent for c in certs)}% of {corp.sym} from "
+            f"{'the market' if source == MARKET else 'the IPO'} for {price}M"
+        )
+        check_presidency(game, corp, player)
+        game.title.after_share_bought(game, player, corp)
+        self.bought_this_turn = True
+        self.end_turn(game, player, passed=False)
+
+    def sell(self, game: Game, player: Player, action: SellShares) -> None:
+        certs = [self._cert(game, sid) for sid in action.shares]
+        if not certs:
+            raise GameError("sell_shares names no certificate", "stock.sell")
+        corp = game.corporation(certs[0].corporation)
+        if self.bought_this_turn:
+            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
+        for c in certs:
+            if c.owner != player.id:
+                raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
+        game.title.check_sell(game, player, corp, certs, action.percent)
+        sell_certificates(game, player, corp, certs, action.percent)
+        self.sold.setdefault(player.id, set()).add(corp.sym)
+        self.sold_this_turn.append(corp.sym)
+
+    def _cert(self, game: Game, share_id: str) -> Certificate:
+        sym, _, idx = share_id.rpartition("_")
+        corp = game.corporations.get(sym)
+        if corp is None or not idx.isdigit() or int(idx) >= len(corp.certificates):
+            raise GameError(f"no share certificate {share_id!r}", "stock.share_id")
+        return corp.certificates[int(idx)]
+
+
+def sell_certificates(
+    game: Game, player: Player, corp: Corporation, certs: list[Certificate], percent: int
+) -> None:
+    """Sell ``percent`` of ``corp`` held by ``player`` to the market (bank pays the price).
+
+    If the president's certificate is among ``certs`` the presidency passes
+    first and the matching certificates of the new president go to the market.
+    """
+    assert corp.share_price is not None
+    price_each = corp.share_price.price
+    total = price_each * percent // 10
+    pres_cert = next(c for c in corp.certificates if c.president)
+    if pres_cert in certs:
+        # The president sells down: the presidency passes first.
+        others = [c for c in corp.certificates if c.owner == player.id and not c.president]
+        kept_pct = corp.percent_of(player.id) - percent
+        # hand the presidency to the player with the most after the sale
+        best = None
+        order = game.state.players
+        start = order.index(player)
+        for k in range(1, len(order)):
+            p = order[(start + k) % len(order)]
+            if p.bankrupt:
+                continue
+            pct = corp.percent_of(p.id)
+            if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
+                best = (p, pct)
+        if best is None:
+            raise GameError(
+                f"{player.name} cannot sell the president's certificate of {corp.sym}: no other "
+                "player could take the presidency",
+                "stock.sell_president",
+            )
+        from rhineland.engine.shares import president_swap
+
+        president_swap(game, corp, best[0].id, player.id)
+        sell_now = [c for c in corp.certificates if c.owner == player.id]
+        chosen: list[Certificate] = []
+        total_pct = 0
+        for c in sorted(sell_now, key=lambda c: -c.index):
+            if total_pct >= percent:
+                break
+            chosen.append(c)
+            total_pct += c.percent
+        certs = chosen
+        del others
+    for c in certs:
+        c.owner = MARKET
+    game.pay(game.bank, player, total)
+    game.add_log(f"{player.name} sells {percent}% of {corp.sym} for {total}M")
+    game.title.after_shares_sold(game, player, corp, certs)
+    check_presidency(game, corp, player)

@@ -1,0 +1,382 @@
+"""Default operating-round rules (hooks a title may override).
+
+Sources: seeds ``000``/``001`` ("Operating round"), reference facts
+``rules`` (``home_token_timing: operate``, ``must_buy_train: route``...).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import BuyTrain, DestinationConnection, LayTile, PlaceToken, RunRoutes
+from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Private
+from rhineland.engine.shares import move_price, operating_order_key
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.operating import OperatingRound
+
+
+class OperatingRules:
+    """Operating round defaults: order, steps, tiles, tokens, routes, dividends, trains."""
+
+    # -- who operates ------------------------------------------------------------------
+    def operating_order(self, game: Game) -> list[str]:
+        """Floated corporations by share price (high first; right, up, arrival break ties)."""
+        corps = [c for c in game.corporations.values() if c.floated and not c.closed]
+        corps.sort(key=lambda c: operating_order_key(game, c))
+        return [c.sym for c in corps]
+
+    def operator(self, game: Game, sym: str) -> Any:
+        if sym in game.corporations:
+            return game.corporations[sym]
+        return game.minors[sym]
+
+    def operating_steps(self, game: Game, entity: Any) -> tuple[str, ...]:
+        return ("track", "token", "route", "dividend", "buy_train")
+
+    # -- round and turn boundaries ----------------------------------------------------------
+    def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
+        """Private companies pay their income (bank to owner)."""
+        self.pay_private_income(game)
+
+    def pay_private_income(self, game: Game) -> None:
+        for private in game.privates.values():
+            if private.closed or private.owner is None or private.spec.revenue == 0:
+                continue
+            owner = self.private_owner_entity(game, private)
+            if owner is None:
+                continue
+            game.pay(game.bank, owner, private.spec.revenue)
+            game.add_log(f"{private.sym} pays {private.spec.revenue}M to its owner")
+
+    def private_owner_entity(self, game: Game, private: Private) -> Any:
+        if isinstance(private.owner, int):
+            return game.player(private.owner)
+        if isinstance(private.owner, str) and private.owner in game.corporations:
+            return game.corporations[private.owner]
+        return None
+
+    def start_operating_turn(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        if not entity.tokens and isinstance(entity, Corporation | Minor):
+            self.place_home_token(game, entity)
+
+    def end_operating_turn(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        entity.operated = True
+
+    def end_operating_round(self, game: Game, rnd: OperatingRound) -> None:
+        pass
+
+    def place_home_token(self, game: Game, entity: Corporation | Minor) -> None:
+        """Put the free home token(s) on the home city (reserved slot or ``home_city``)."""
+        homes = entity.spec.home if isinstance(entity, Corporation) else (entity.spec.home,)
+        for hex_id in homes:
+            tile = game.board.tile_at(hex_id).tile
+            city_index = self.home_city_index(game, entity, hex_id)
+            if city_index is None or city_index >= len(tile.cities):
+                continue
+            game.board.add_token(hex_id, city_index, entity.sym)
+            entity.tokens.append((hex_id, city_index))
+            if isinstance(entity, Corporation):
+                entity.tokens_used += 1
+            game.add_log(f"{entity.sym} places its home token on {hex_id}")
+
+    def home_city_index(self, game: Game, entity: Any, hex_id: str) -> int | None:
+        tile = game.board.tile_at(hex_id).tile
+        cities = tile.cities
+        for i, city in enumerate(cities):
+            if entity.sym in city.reserved:
+                return i
+        home_city: int | None = getattr(entity.spec, "home_city", None)
+        if home_city is not None and len(cities) > 1:
+            return min(home_city, len(cities) - 1)
+        return 0 if cities else None
+
+    # -- steps ------------------------------------------------------------------------
+    def step_applicable(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> bool:
+        if step == "track":
+            return True
+        if step == "token":
+            return not rnd.tokened and self.can_place_token(game, entity)
+        if step in ("route", "dividend"):
+            return bool(entity.trains)
+        if step == "buy_train":
+            return self.can_buy_train(game, entity)
+        return False
+
+    def skip_step(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> None:
+        """A skipped dividend step is a withhold of 0M."""
+        if step == "dividend" and not rnd.route_results:
+            self.pay_dividend(game, rnd, entity, "withhold")
+
+    def process_operating_action(self, game: Game, rnd: OperatingRound, entity: Any,
+                                 action: Any) -> bool:
+        return False
+
+    def check_destination_connection(self, game: Game, action: DestinationConnection) -> None:
+        """Titles that record destination checks verify them; default: nothing to check."""
+
+    # -- track ------------------------------------------------------------------------
+    def lay_tile(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
+                 action: LayTile) -> None:
+        """Check the lay (legality hook), pay its cost, put the tile down."""
+        from rhineland.board.tiles import split_tile_id
+
+        try:
+            name, _ = split_tile_id(action.tile)
+        except ValueError:
+            raise GameError(f"malformed tile id {action.tile!r}", "track.tile") from None
+        cost = self.check_tile_lay(game, rnd, entity, actor, action.hex, name, action.rotation)
+        if cost > entity.cash:
+            raise GameError(
+                f"{entity.sym} has {entity.cash}M, laying {name} on {action.hex} costs {cost}M",
+                "track.cash",
+            )
+        old = game.board.tile_at(action.hex)
+        game.board.place_tile(action.hex, action.tile, action.rotation)
+        self.reseat_tokens(game, action.hex, old)
+        if cost:
+            game.pay(entity, game.bank, cost)
+        game.add_log(f"{entity.sym} lays tile {name} on {action.hex} (rotation "
+                     f"{action.rotation}){f' for {cost}M' if cost else ''}")
+        self.after_tile_laid(game, rnd, entity, actor, action)
+
+    def check_tile_lay(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
+                       hex_id: str, tile_name: str, rotation: int) -> int:
+        """Legality of a lay; returns its cost in M.  Titles plug the board rules in here."""
+        raise NotImplementedError
+
+    def reseat_tokens(self, game: Game, hex_id: str, old: Any) -> None:
+        """After an upgrade, tokens move to the matching city of the new tile."""
+        new = game.board.tile_at(hex_id).tile
+        n_new = len(new.cities)
+        if n_new == 0:
+            return
+        mapping = {}
+        for i, _ in enumerate(old.tile.cities):
+            mapping[i] = min(i, n_new - 1) if n_new > 1 else 0
+        if mapping:
+            game.board.move_tokens(hex_id, mapping)
+            for corp in list(game.corporations.values()) + list(game.minors.values()):
+                corp.tokens = [
+                    (h, mapping.get(ci, ci)) if h == hex_id else (h, ci) for h, ci in corp.tokens
+                ]
+
+    def after_tile_laid(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
+                        action: LayTile) -> None:
+        pass
+
+    def track_step_continues(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
+        """After a lay: another lay allowed this step?  Default: one lay or upgrade."""
+        return False
+
+    # -- tokens ------------------------------------------------------------------------
+    def can_place_token(self, game: Game, entity: Any) -> bool:
+        raise NotImplementedError
+
+    def place_token(self, game: Game, rnd: OperatingRound, entity: Any,
+                    action: PlaceToken) -> None:
+        hex_id, city_index = self.parse_city(game, action.city)
+        price = self.check_token(game, rnd, entity, hex_id, city_index)
+        if price > entity.cash:
+            raise GameError(
+                f"{entity.sym} has {entity.cash}M, the token costs {price}M", "token.cash"
+            )
+        game.board.add_token(hex_id, city_index, entity.sym)
+        entity.tokens.append((hex_id, city_index))
+        entity.tokens_used += 1
+        if price:
+            game.pay(entity, game.bank, price)
+        game.add_log(f"{entity.sym} places a token on {hex_id} for {price}M")
+
+    def check_token(self, game: Game, rnd: OperatingRound, entity: Any, hex_id: str,
+                    city_index: int) -> int:
+        raise NotImplementedError
+
+    def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
+        """``"<tile id>-<part>"`` of a city on the map -> ``(hex, city index)``."""
+        tile_id, _, part = city_id.rpartition("-")
+        if not part.isdigit():
+            raise GameError(f"malformed city id {city_id!r}", "token.city")
+        for hex_id, placed in game.board.tiles.items():
+            if placed.tile_id == tile_id:
+                try:
+                    return hex_id, placed.tile.city_index(int(part))
+                except KeyError:
+                    break
+        raise GameError(f"no city {city_id!r} on the map", "token.city")
+
+    # -- routes and dividends -------------------------------------------------------------
+    def run_routes(self, game: Game, rnd: OperatingRound, entity: Any,
+                   action: RunRoutes) -> list[Any]:
+        raise NotImplementedError
+
+    def pay_dividend(self, game: Game, rnd: OperatingRound, entity: Any, kind: str) -> None:
+        """Payout: each 10% pays revenue/10 (holders: players, the corporation for its own
+        shares, the bank keeps the market's); withhold: all to the treasury."""
+        revenue = rnd.revenue
+        if kind == "payout" and revenue > 0:
+            per_share = revenue // 10
+            for cert in entity.certificates:
+                if cert.owner == IPO:
+                    receiver = self.ipo_dividend_receiver(game, entity)
+                elif cert.owner == MARKET:
+                    receiver = self.market_dividend_receiver(game, entity)
+                else:
+                    receiver = game.player(int(cert.owner))
+                if receiver is not None:
+                    game.pay(game.bank, receiver, per_share * cert.percent // 10)
+            game.add_log(f"{entity.sym} pays out {revenue}M ({per_share}M per share)")
+        elif kind == "withhold":
+            game.pay(game.bank, entity, revenue)
+            game.add_log(f"{entity.sym} withholds {revenue}M")
+        elif kind != "payout":
+            raise GameError(f"unknown dividend kind {kind!r}", "dividend.kind")
+        self.dividend_price_move(game, entity, revenue if kind == "payout" else 0)
+
+    def ipo_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
+        return corp
+
+    def market_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
+        return None
+
+    def dividend_price_move(self, game: Game, corp: Any, paid: int) -> None:
+        if paid <= 0:
+            move_price(game, corp, "left")
+        elif corp.share_price is not None and paid >= corp.share_price.price:
+            move_price(game, corp, "right")
+
+    # -- trains -----------------------------------------------------------------------------
+    def train_limit(self, game: Game, entity: Any) -> int:
+        kind = "minor" if isinstance(entity, Minor) else "corporation"
+        return int(game.phase.limit_for(kind))
+
+    def over_train_limit(self, game: Game, entity: Any) -> bool:
+        return len(entity.trains) > self.train_limit(game, entity)
+
+    def can_buy_train(self, game: Game, entity: Any) -> bool:
+        """Room under the train limit and money to spend (or a train still owed)."""
+        if len(entity.trains) >= self.train_limit(game, entity):
+            return False
+        return entity.cash > 0 or self.must_buy_train(game, entity)
+
+    def must_buy_train(self, game: Game, entity: Any) -> bool:
+        return not entity.trains and self.has_route(game, entity)
+
+    def has_route(self, game: Game, entity: Any) -> bool:
+        raise NotImplementedError
+
+    def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        if self.must_buy_train(game, entity) and self.available_depot_trains(game):
+            raise GameError(
+                f"{entity.sym} has a route and no train: it must buy a train",
+                "train.must_buy",
+            )
+
+    def available_depot_trains(self, game: Game) -> list[Any]:
+        """Depot trains that may be bought now: the next type, and types made available."""
+        depot = game.depot_trains()
+        if not depot:
+            return []
+        first = depot[0].name
+        phases_seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
+        return [
+            t for t in depot
+            if t.name == first or (t.spec.available_on is not None
+                                   and t.spec.available_on in phases_seen)
+        ] + game.discarded_trains()
+
+    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
+        train = game.train(action.train)
+        if train not in self.available_depot_trains(game):
+            if train.owner in (None, MARKET) or train.owner == entity.sym:
+                raise GameError(f"train {train.id} is not for sale now", "train.available")
+            self.buy_train_from_other(game, rnd, entity, train, action.price)
+            return
+        price = train.spec.price
+        if action.price != price:
+            raise GameError(
+                f"train {train.id} costs {price}M, not {action.price}M", "train.price"
+            )
+        if len(entity.trains) >= self.train_limit(game, entity):
+            raise GameError(
+                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
+                "train.limit",
+            )
+        self.pay_for_train(game, entity, price)
+        train.owner = entity.sym
+        entity.trains.append(train)
+        game.add_log(f"{entity.sym} buys a {train.name}-train for {price}M")
+        self.after_train_bought(game, rnd, entity, train)
+
+    def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
+                             price: int) -> None:
+        raise GameError(f"{entity.sym} may not buy {train.id} from {train.owner}",
+                        "train.from_other")
+
+    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
+        if price > entity.cash:
+            raise GameError(
+                f"{entity.sym} has {entity.cash}M, the train costs {price}M", "train.cash"
+            )
+        game.pay(entity, game.bank, price)
+
+    def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
+                           train: Any) -> None:
+        """Phase change on the first train of a type; rusting; events."""
+        self.check_phase_change(game, rnd, train)
+
+    def check_phase_change(self, game: Game, rnd: OperatingRound, train: Any) -> None:
+        phases = game.data.phases
+        idx = game.state.phase
+        for i in range(idx + 1, len(phases)):
+            if phases[i].on == train.name:
+                game.state.phase = i
+                game.add_log(f"Phase {phases[i].name} begins")
+                self.on_phase_change(game, rnd, phases[i].name)
+                break
+        self.rust_trains(game, train.name)
+        first_of_kind = sum(1 for t in game.state.trains
+                            if t.name == train.name and t.owner is not None) == 1
+        if first_of_kind:
+            for event in train.spec.events:
+                self.train_event(game, rnd, event, train)
+        for entity in list(game.corporations.values()) + list(game.minors.values()):
+            if self.over_train_limit(game, entity) and entity.sym not in rnd.pending_discards:
+                rnd.pending_discards.append(entity.sym)
+
+    def on_phase_change(self, game: Game, rnd: OperatingRound, phase: str) -> None:
+        pass
+
+    def rust_trains(self, game: Game, bought: str) -> None:
+        for t in game.state.trains:
+            if t.spec.rusts_on == bought and not t.rusted:
+                t.rusted = True
+                if t.owner is not None and t.owner != MARKET:
+                    owner = self.operator(game, t.owner)
+                    owner.trains.remove(t)
+                t.owner = None
+
+    def train_event(self, game: Game, rnd: OperatingRound, event: str, train: Any) -> None:
+        if event == "close_companies":
+            for p in game.privates.values():
+                self.close_private(game, p)
+
+    def close_private(self, game: Game, private: Private) -> None:
+        if private.closed:
+            return
+        if isinstance(private.owner, int):
+            owner = game.player(private.owner)
+            if private.sym in owner.companies:
+                owner.companies.remove(private.sym)
+        private.closed = True
+        private.owner = None
+
+    def discard_train(self, game: Game, entity: Any, train_id: str) -> None:
+        train = game.train(train_id)
+        if train not in entity.trains:
+            raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")
+        entity.trains.remove(train)
+        train.owner = MARKET
+        game.add_log(f"{entity.sym} discards {train_id}")

@@ -1,0 +1,210 @@
+"""Default stock-market rules (hooks a title may override).
+
+Sources: the seeds' rules summaries and the reference facts' ``rules``
+section (``sell_after: operate``, ``sell_movement: down_block``,
+``market_share_limit: 50``, ``always_market_price``...).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.shares import move_price, set_price, sold_percent
+from rhineland.engine.titledata import MarketCell
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.stock import StockRound
+
+
+class StockRules:
+    """Stock round, par, float and priority rules with the common 18xx defaults."""
+
+    # -- limits --------------------------------------------------------------------
+    def cert_limit(self, game: Game) -> int:
+        """Certificate limit for the player count (reference ``cert_limit``)."""
+        return game.data.players[len(game.state.players)][1]
+
+    def counts_for_cert_limit(self, game: Game, corp: Corporation, cert: Certificate) -> bool:
+        return True
+
+    def private_counts_for_cert_limit(self, game: Game, sym: str) -> bool:
+        return True
+
+    # -- par --------------------------------------------------------------------------
+    def par_cell(self, game: Game, corp: Corporation, share_price: str) -> MarketCell:
+        """The par cell named ``"price,row,col"``; raises ``GameError`` if it is not a par cell."""
+        try:
+            price, row, col = (int(x) for x in share_price.split(","))
+        except ValueError:
+            raise GameError(f"malformed par price {share_price!r}", "stock.par_price") from None
+        cell = game.market.find(price, row, col)
+        if cell is None or not self.is_par_cell_for(game, corp, cell):
+            pars = ", ".join(str(c.price) for c in self.par_cells_for(game, corp))
+            raise GameError(
+                f"{price}M at ({row},{col}) is not a par price for {corp.sym} (par prices: "
+                f"{pars})",
+                "stock.par_price",
+            )
+        return cell
+
+    def par_cells_for(self, game: Game, corp: Corporation) -> list[MarketCell]:
+        return [c for c in game.data.par_cells if self.is_par_cell_for(game, corp, c)]
+
+    def is_par_cell_for(self, game: Game, corp: Corporation, cell: MarketCell) -> bool:
+        return "par" in cell.types
+
+    def par_corporation(self, game: Game, player: Player, corp: Corporation,
+                        share_price: str) -> None:
+        """Start ``corp`` at ``share_price``: ``player`` buys the president's certificate."""
+        cell = self.par_cell(game, corp, share_price)
+        corp.par_price = cell
+        set_price(game, corp, cell)
+        pres = corp.certificates[0]
+        price = cell.price * pres.percent // 10
+        if player.cash < price:
+            raise GameError(
+                f"{player.name} has {player.cash}M, the president's certificate of {corp.sym} "
+                f"costs {price}M",
+                "stock.cash",
+            )
+        game.pay(player, self.share_payment_receiver(game, corp, IPO), price)
+        pres.owner = player.id
+        game.add_log(f"{player.name} pars {corp.sym} at {cell.price}M")
+        self.check_float(game, corp)
+
+    # -- buying -------------------------------------------------------------------------
+    def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
+                               certs: list[Certificate]) -> None:
+        for c in certs:
+            if c.reserved:
+                raise GameError(f"{c.id} is reserved and cannot be bought", "stock.reserved")
+        if len(certs) > 1:
+            raise GameError("one certificate per buy", "stock.one_certificate")
+
+    def share_price_for(self, game: Game, corp: Corporation, cert: Certificate,
+                        source: str) -> int:
+        """Price (M) of ``cert``: the current market price per 10% (IPO at market price)."""
+        assert corp.share_price is not None
+        return corp.share_price.price * cert.percent // 10
+
+    def share_payment_receiver(self, game: Game, corp: Corporation, source: str) -> Any:
+        """Who receives the money for a share bought from ``source``."""
+        if source == IPO and corp.floated and corp.capitalization == "incremental":
+            return corp
+        return game.bank
+
+    def after_share_bought(self, game: Game, player: Player, corp: Corporation) -> None:
+        self.check_float(game, corp)
+
+    def float_percent(self, game: Game, corp: Corporation) -> int:
+        return corp.spec.float_percent
+
+    def check_float(self, game: Game, corp: Corporation) -> None:
+        if corp.floated or not corp.spec.floatable:
+            return
+        if sold_percent(corp) >= self.float_percent(game, corp):
+            corp.floated = True
+            self.float_corporation(game, corp)
+
+    def float_corporation(self, game: Game, corp: Corporation) -> None:
+        """Full capitalisation: 10 × par from the bank."""
+        assert corp.par_price is not None
+        game.pay(game.bank, corp, corp.par_price.price * 10)
+        corp.capitalization = "full"
+        game.add_log(f"{corp.sym} floats and receives {corp.cash}M")
+
+    # -- selling -----------------------------------------------------------------------
+    def check_sell(self, game: Game, player: Player, corp: Corporation,
+                   certs: list[Certificate], percent: int) -> None:
+        if not corp.operated:
+            raise GameError(
+                f"shares of {corp.sym} cannot be sold before it has operated",
+                "stock.sell_before_operating",
+            )
+        in_market = corp.percent_of(MARKET)
+        limit = game.data.rules.get("market_share_limit", 50)
+        if in_market + percent > limit:
+            raise GameError(
+                f"the market would hold {in_market + percent}% of {corp.sym}, the limit is "
+                f"{limit}%",
+                "stock.market_limit",
+            )
+        if percent > corp.percent_of(player.id):
+            raise GameError(
+                f"{player.name} holds {corp.percent_of(player.id)}% of {corp.sym}, cannot sell "
+                f"{percent}%",
+                "stock.sell_percent",
+            )
+
+    def after_shares_sold(self, game: Game, player: Player, corp: Corporation,
+                          certs: list[Certificate]) -> None:
+        """Price falls one row per sale action (``down_block``)."""
+        move_price(game, corp, "down", 1)
+
+    # -- round flow --------------------------------------------------------------------------
+    def start_stock_round(self, game: Game, rnd: StockRound) -> None:
+        pass
+
+    def process_stock_action(self, game: Game, rnd: StockRound, action: Any) -> bool:
+        """Title-specific stock actions; return True when handled."""
+        return False
+
+    def end_stock_round(self, game: Game, rnd: StockRound) -> None:
+        """Sold-out corporations move up; then the player order starts with the priority deal."""
+        for corp in self.sold_out_order(game):
+            move_price(game, corp, "up", 1)
+        self.reorder_players(game, rnd)
+
+    def sold_out_order(self, game: Game) -> list[Corporation]:
+        return [
+            c for c in game.corporations.values()
+            if c.floated and not c.closed and sold_percent(c) == 100
+        ]
+
+    def reorder_players(self, game: Game, rnd: StockRound) -> None:
+        first = self.priority_player(game)
+        order = game.state.players
+        i = order.index(first)
+        game.state.players = order[i:] + order[:i]
+
+    def priority_player(self, game: Game) -> Player:
+        """The holder of the priority deal now: the player after the last one to act."""
+        rnd = game.state.round
+        last = getattr(rnd, "last_to_act", None)
+        if last is not None:
+            return game.next_player(game.player(last))
+        return game.seat_order()[0]
+
+    def trace_priority(self, game: Game) -> Player:
+        """The priority-deal holder as the traces report it, by round kind."""
+        rnd = game.state.round
+        if rnd is not None and rnd.kind == "Auction" and hasattr(rnd, "priority_player"):
+            return rnd.priority_player(game)  # type: ignore[no-any-return]
+        if rnd is not None and rnd.kind == "Stock":
+            return self.priority_player(game)
+        return game.seat_order()[0]
+
+    # -- auction hooks --------------------------------------------------------------------
+    def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
+        return value + increment
+
+    def auction_price_drop(self, game: Game, sym: str) -> int:
+        return 5
+
+    def on_private_bought(self, game: Game, player: Player, private: Any, price: int) -> str | None:
+        """Effects of buying a private; returns a corporation whose par is now pending."""
+        return None
+
+    # -- scoring ----------------------------------------------------------------------------
+    def player_value(self, game: Game, player: Player) -> int:
+        """Cash plus certificates at the current share price (privates count 0)."""
+        total = player.cash
+        for corp in game.corporations.values():
+            if corp.share_price is None or corp.closed:
+                continue
+            pct = corp.percent_of(player.id)
+            total += corp.share_price.price * pct // 10
+        return total

@@ -1,0 +1,129 @@
+"""Share certificates: buying, selling, presidency changes, price moves, floating.
+
+Rules (standard 18xx unless a title hook says otherwise):
+
+* A share bought from the IPO costs the current market price when the title
+  says so (both titles: ``always_market_price``), else par.
+* The president holds the president's certificate.  When another player holds
+  strictly more than the president, the presidency passes to the player with
+  the most (ties: the first in seat order after the old president); the new
+  president hands over certificates worth the president's certificate's
+  percentage (two 10% certificates or one double) in exchange.
+* A corporation floats once the sold percentage reaches its float percentage.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
+from rhineland.engine.titledata import MarketCell
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+
+
+def set_price(game: Game, corp: Corporation, cell: MarketCell) -> None:
+    """Put ``corp`` on ``cell``; it goes to the back of that cell's stack when it moves."""
+    if corp.share_price is None or (corp.share_price.row, corp.share_price.col) != (
+        cell.row,
+        cell.col,
+    ):
+        game.state.market_order += 1
+        game.state.cell_order[corp.sym] = game.state.market_order
+    corp.share_price = cell
+
+
+def move_price(game: Game, corp: Corporation, direction: str, times: int = 1) -> None:
+    """Move ``corp``'s share price ``times`` steps in ``direction`` and log it."""
+    assert corp.share_price is not None
+    before = corp.share_price
+    after = game.market.move(before, direction, times)
+    set_price(game, corp, after)
+    if after.price != before.price:
+        game.add_log(f"{corp.sym}'s share price moves {direction} from {before.price}M "
+                     f"to {after.price}M")
+
+
+def operating_order_key(game: Game, corp: Corporation) -> tuple[int, int, int, int]:
+    """Sort key for the operating order: price high first, then right, then up, then arrival."""
+    sp = corp.share_price
+    assert sp is not None
+    return (-sp.price, -sp.col, sp.row, game.state.cell_order.get(corp.sym, 0))
+
+
+def sold_percent(corp: Corporation) -> int:
+    """Percent held by players (sold from the IPO or bought from the market)."""
+    return sum(c.percent for c in corp.certificates if isinstance(c.owner, int))
+
+
+def transfer(cert: Certificate, to: Holder) -> None:
+    cert.owner = to
+
+
+def president_swap(
+    game: Game, corp: Corporation, new_pres: int, old_pres: Holder
+) -> None:
+    """Give ``new_pres`` the president's certificate; ``old_pres`` gets the same percentage back.
+
+    The new president hands over a double certificate if one covers the
+    exchange, else 10% certificates.
+    """
+    pres_cert = next(c for c in corp.certificates if c.president)
+    need = pres_cert.percent
+    mine = [c for c in corp.certificates if c.owner == new_pres and not c.president]
+    doubles = [c for c in mine if c.percent == need]
+    give: list[Certificate]
+    singles = [c for c in mine if c.percent < need]
+    if sum(c.percent for c in singles) >= need and len(singles) >= 2:
+        give = []
+        total = 0
+        for c in sorted(singles, key=lambda c: c.index, reverse=True):
+            if total >= need:
+                break
+            give.append(c)
+            total += c.percent
+    elif doubles:
+        give = [doubles[0]]
+    else:
+        give = singles
+    for c in give:
+        c.owner = old_pres
+    pres_cert.owner = new_pres
+    game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
+
+
+def check_presidency(game: Game, corp: Corporation, actor: Player | None = None) -> None:
+    """Pass the presidency if another player now holds strictly more than the president.
+
+    With no current president (e.g. the president's certificate in the market),
+    the player with the most, and at least the president's percentage, takes it.
+    ``actor`` breaks ties on who is considered first in seat order.
+    """
+    pres_cert = next(c for c in corp.certificates if c.president)
+    current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
+    holdings = {
+        p.id: corp.percent_of(p.id) for p in game.state.players if not p.bankrupt
+    }
+    cur_pct = holdings.get(current, 0) if current is not None else 0
+    best = max(holdings.values(), default=0)
+    if best <= cur_pct:
+        return
+    if current is not None:
+        order = game.state.players
+        start = next(i for i, p in enumerate(order) if p.id == current)
+        seq = [order[(start + k) % len(order)] for k in range(1, len(order))]
+    else:
+        seq = list(game.state.players)
+    for p in seq:
+        if holdings.get(p.id, 0) == best and best >= pres_cert.percent:
+            president_swap(game, corp, p.id, current if current is not None else pres_cert.owner)
+            return
+
+
+def market_percent(corp: Corporation) -> int:
+    return corp.percent_of(MARKET)
+
+
+def ipo_percent(corp: Corporation) -> int:
+    return corp.percent_of(IPO)

@@ -1,0 +1,149 @@
+"""Reading and writing 18xx.games export JSON.
+
+An export holds ``title``, ``players`` (``id``, ``name``), ``settings``
+(``seed``, ``optional_rules``), ``actions`` and, for finished games,
+``result`` (player id -> score).  :func:`load_export` parses and validates
+the shape (raising :class:`~rhineland.errors.ExportError` with a one-line
+message); :func:`new_game` builds the :class:`~rhineland.engine.game.Game`;
+:func:`replay` runs every action with full checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from rhineland.engine.actions import Action, Undo, action_from_json
+from rhineland.engine.game import Game
+from rhineland.errors import ExportError, GameError
+from rhineland.titles import get_title
+
+
+@dataclass
+class Export:
+    """A parsed export: title, players ``(id, name)``, seed, optional rules, actions."""
+
+    title: str
+    players: list[tuple[int, str]]
+    seed: int
+    optional_rules: list[str]
+    actions: list[Action]
+    result: dict[str, int] | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+def read_json(path: str | Path) -> Any:
+    """Parse a JSON file; raises ``ExportError`` (one line) when missing or malformed."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ExportError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ExportError(f"{path} is not valid JSON: {exc}") from None
+
+
+def parse_export(data: Any) -> Export:
+    """Validate an export's shape and build its actions."""
+    if not isinstance(data, dict):
+        raise ExportError("an export must be a JSON object")
+    for key in ("title", "players", "actions"):
+        if key not in data:
+            raise ExportError(f"the export has no {key!r}")
+    if not isinstance(data["players"], list) or not isinstance(data["actions"], list):
+        raise ExportError("'players' and 'actions' must be lists")
+    settings = data.get("settings") or {}
+    get_title(str(data["title"]), settings.get("optional_rules") or [])  # unknown title check
+    try:
+        players = [(int(p["id"]), str(p["name"])) for p in data["players"]]
+    except (KeyError, TypeError, ValueError):
+        raise ExportError("each player needs an 'id' and a 'name'") from None
+    actions = [action_from_json(a) for a in data["actions"]]
+    result = data.get("result")
+    return Export(
+        title=str(data["title"]),
+        players=players,
+        seed=int(settings.get("seed") or 0),
+        optional_rules=list(settings.get("optional_rules") or []),
+        actions=actions,
+        result=result if isinstance(result, dict) else None,
+        raw=data,
+    )
+
+
+def load_export(path: str | Path) -> Export:
+    """Read and parse an export file (see :func:`parse_export`)."""
+    return parse_export(read_json(path))
+
+
+def new_game(export: Export, *, keep_history: bool = False) -> Game:
+    """A fresh game with the export's title, players, seed and optional rules."""
+    title = get_title(export.title, export.optional_rules)
+    return Game(title, export.players, export.seed, keep_history=keep_history)
+
+
+class ReplayError(GameError):
+    """An action of an export is illegal: carries the action id."""
+
+    def __init__(self, action_id: int | None, reason: str) -> None:
+        super().__init__(f"action {action_id}: {reason}")
+        self.action_id = action_id
+        self.reason = reason
+
+
+def undo_targets(actions: list[Action]) -> set[int]:
+    """Positions before which a snapshot is needed because a later undo returns there."""
+    targets: set[int] = set()
+    live: list[int] = []  # positions of live game actions
+    for i, a in enumerate(actions):
+        if isinstance(a, Undo):
+            if a.action_id is None:
+                if live:
+                    targets.add(live.pop())
+            else:
+                while live and (actions[live[-1]].id or 0) > a.action_id:
+                    targets.add(live.pop())
+        elif a.type == "redo" or a.type == "message":
+            continue
+        else:
+            live.append(i)
+    return targets
+
+
+def replay_iter(
+    export: Export, game: Game | None = None, until: int | None = None
+) -> Iterator[tuple[int, Action, Game]]:
+    """Replay the export, yielding ``(index, action, game)`` after each action.
+
+    Undone actions are applied live and then reverted, as on the server.
+    Raises :class:`ReplayError` at the first illegal action.
+    """
+    if game is None:
+        needs_history = any(isinstance(a, Undo) or a.type == "redo" for a in export.actions)
+        game = new_game(export, keep_history=needs_history)
+    for i, action in enumerate(export.actions):
+        try:
+            game.process(action, atomic=False)
+        except GameError as exc:
+            raise ReplayError(action.id, str(exc)) from None
+        yield i, action, game
+        if until is not None and action.id == until:
+            return
+
+
+def replay(export: Export, until: int | None = None,
+           on_action: Callable[[int, Action, Game], None] | None = None) -> Game:
+    """Replay every action (or up to id ``until``) and return the game."""
+    game: Game | None = None
+    for i, action, g in replay_iter(export, until=until):
+        game = g
+        if on_action is not None:
+            on_action(i, action, g)
+    if game is None:
+        game = new_game(export)
+    return game

@@ -1,0 +1,106 @@
+"""Comparing our replay with an oracle trace (``*.trace.json``), field by field.
+
+Each trace entry is the reference state after one export action; we compare
+every field present in the entry (action metadata excepted) with
+:func:`rhineland.io.state_view.game_state` after the same action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rhineland.errors import GameError
+from rhineland.io.export import load_export, new_game, read_json
+from rhineland.io.state_view import game_state
+
+META = {"action_id", "type", "entity", "kept", "reverts", "auto_actions", "route_revenue"}
+
+
+@dataclass
+class Difference:
+    """One differing field after an action."""
+
+    action_id: int | None
+    action_type: str
+    path: str
+    ours: Any
+    theirs: Any
+
+
+@dataclass
+class Report:
+    """``matched`` of ``total`` actions equal; ``diffs`` in action order."""
+
+    matched: int = 0
+    total: int = 0
+    diffs: list[Difference] = field(default_factory=list)
+    error: str | None = None
+
+
+def first_difference(ours: Any, theirs: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first differing path between two JSON values (``theirs`` fields only)."""
+    if isinstance(theirs, dict):
+        if not isinstance(ours, dict):
+            return (path, ours, theirs)
+        for k, v in theirs.items():
+            if path == "" and k in META:
+                continue
+            if k not in ours:
+                return (f"{path}.{k}".lstrip("."), None, v)
+            d = first_difference(ours[k], v, f"{path}.{k}")
+            if d:
+                return d
+        extra = set(ours) - set(theirs)
+        if path and extra and path.count(".") in (1, 2) and path.split(".")[1] in (
+            "corporations", "minors", "players", "companies", "tiles", "available"
+        ):
+            k = sorted(extra)[0]
+            return (f"{path}.{k}".lstrip("."), ours[k], None)
+        if path in (".corporations", ".tiles", ".players", ".companies", ".minors") and extra:
+            k = sorted(extra)[0]
+            return (f"{path}.{k}".lstrip("."), ours[k], None)
+        return None
+    if isinstance(theirs, list):
+        if not isinstance(ours, list) or len(ours) != len(theirs):
+            return (path.lstrip("."), ours, theirs)
+        for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+            d = first_difference(a, b, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if ours != theirs:
+        return (path.lstrip("."), ours, theirs)
+    return None
+
+
+def compare_with_trace(export_path: str | Path, trace_path: str | Path,
+                       stop_at_first: bool = True) -> Report:
+    """Replay the export and compare the state after every action with the trace."""
+    export = load_export(export_path)
+    trace = read_json(trace_path)
+    entries = trace["trace"]
+    report = Report(total=len(entries))
+    needs_history = any(a.type in ("undo", "redo") for a in export.actions)
+    game = new_game(export, keep_history=needs_history)
+    init = first_difference(game_state(game), trace["initial"])
+    if init:
+        report.diffs.append(Difference(None, "initial", *init))
+        if stop_at_first:
+            return report
+    for action, entry in zip(export.actions, entries, strict=False):
+        try:
+            game.process(action, atomic=False)
+        except GameError as exc:
+            report.error = f"action {action.id}: {exc}"
+            report.diffs.append(Difference(action.id, action.type, "(error)", str(exc), None))
+            return report
+        d = first_difference(game_state(game), entry)
+        if d is None:
+            report.matched += 1
+        else:
+            report.diffs.append(Difference(action.id, action.type, *d))
+            if stop_at_first:
+                return report
+    return report
