@@ -179,7 +179,11 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
                 "operating_rounds": p["operating_rounds"],
             }
         )
-    files["trains.json"] = {"trains": trains, "phases": phases}
+    # records keyed by name/symbol, so that the options' merge patches compose
+    files["trains.json"] = {
+        "trains": {t.pop("name"): t for t in trains},
+        "phases": phases,
+    }
 
     corps = []
     for c in facts["corporations"]:
@@ -214,16 +218,21 @@ def build(facts: dict[str, Any]) -> dict[str, Any]:
             minor["abilities"] = _abilities(m)
         minors.append(minor)
     privates = []
-    for p in facts["companies"]:
+    for position, p in enumerate(facts["companies"]):
         priv: dict[str, Any] = {
             "sym": p["sym"], "name": p["full_name"], "value": p["value"], "revenue": p["revenue"],
+            "position": position,
         }
         if p.get("initial_owner"):
             priv["initial_owner"] = p["initial_owner"]
         if p.get("abilities"):
             priv["abilities"] = _abilities(p)
         privates.append(priv)
-    files["entities.json"] = {"corporations": corps, "minors": minors, "privates": privates}
+    files["entities.json"] = {
+        "corporations": {c.pop("sym"): c for c in corps},
+        "minors": {m.pop("sym"): m for m in minors},
+        "privates": {p.pop("sym"): p for p in privates},
+    }
 
     tiles = {}
     for name, t in facts["tiles"].items():

@@ -123,6 +123,15 @@ class Board:
         self.tokens.update(moved)
         self.version = next(_VERSIONS)
 
+    def set_hex_tokens(self, hex_id: str, seats: Mapping[int, list[str]]) -> None:
+        """Replace the tokens of ``hex_id``: city index -> symbols."""
+        for key in [k for k in self.tokens if k[0] == hex_id]:
+            del self.tokens[key]
+        for ci, syms in seats.items():
+            if syms:
+                self.tokens[(hex_id, ci)] = list(syms)
+        self.version = next(_VERSIONS)
+
     # -- tokens --------------------------------------------------------------
     def tokens_in(self, hex_id: str, city_index: int) -> list[str]:
         return self.tokens.get((hex_id, city_index), [])

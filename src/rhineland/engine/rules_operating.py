@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rhineland.board import legality
+from rhineland.board.legality import BoardRules, LayContext, PrivateState
 from rhineland.engine.actions import BuyTrain, DestinationConnection, LayTile, PlaceToken, RunRoutes
 from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Private
 from rhineland.engine.shares import move_price, operating_order_key
 from rhineland.errors import GameError
+from rhineland.routes import RevenueRules, RouteContext, RouteResult, run_revenue
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -19,7 +22,68 @@ if TYPE_CHECKING:
 
 
 class OperatingRules:
-    """Operating round defaults: order, steps, tiles, tokens, routes, dividends, trains."""
+    """Operating round defaults: order, steps, tiles, tokens, routes, dividends, trains.
+
+    ``board_rules`` (tile and token legality) and ``revenue_rules`` (routes) are
+    the title's rule objects from :mod:`rhineland.board.legality` and
+    :mod:`rhineland.routes`.
+    """
+
+    board_rules: BoardRules
+    revenue_rules: RevenueRules
+
+    # -- the board and route rule contexts ------------------------------------------
+    def lay_context(self, game: Game, rnd: OperatingRound | None, entity: Any) -> LayContext:
+        """The tile/token legality context for ``entity`` operating now."""
+        kind = "minor" if isinstance(entity, Minor) else "corporation"
+        pres = game.entity_owner_ids(entity)
+        privates = {
+            p.sym: PrivateState(
+                p.sym,
+                str(p.owner) if isinstance(p.owner, int) else None,
+                p.closed,
+                p.ability_uses > 0,
+            )
+            for p in game.privates.values()
+        }
+        next_price: int | None = None
+        if isinstance(entity, Corporation) and entity.tokens_left > 0:
+            next_price = entity.next_token_price
+        return LayContext(
+            board=game.board,
+            data=game.data,
+            rules=self.board_rules,
+            entity=entity.sym,
+            entity_kind=kind,
+            president=str(pres[0]) if pres else None,
+            phase=game.phase.name,
+            tile_colors=game.phase.tiles,
+            cash=entity.cash,
+            privates=privates,
+            next_token_price=next_price,
+            tokened=bool(rnd.tokened) if rnd is not None else False,
+            bought_train=bool(rnd.bought_trains) if rnd is not None else False,
+            extra=self.lay_context_extra(game, rnd, entity),
+        )
+
+    def lay_context_extra(self, game: Game, rnd: OperatingRound | None,
+                          entity: Any) -> dict[str, Any]:
+        return {}
+
+    def route_context(self, game: Game, entity: Any) -> RouteContext:
+        """The route rules context for ``entity`` now."""
+        return RouteContext(
+            board=game.board,
+            data=game.data,
+            entity=entity.sym,
+            phase=game.phase.name,
+            trains=tuple(t.id for t in entity.trains),
+            rules=self.revenue_rules,
+            **self.route_context_extra(game, entity),
+        )
+
+    def route_context_extra(self, game: Game, entity: Any) -> dict[str, Any]:
+        return {}
 
     # -- who operates ------------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
@@ -85,8 +149,8 @@ class OperatingRules:
     def home_city_index(self, game: Game, entity: Any, hex_id: str) -> int | None:
         tile = game.board.tile_at(hex_id).tile
         cities = tile.cities
-        for i, city in enumerate(cities):
-            if entity.sym in city.reserved:
+        for i in range(len(cities)):
+            if entity.sym in self.board_rules.reservations(game.board, hex_id, i):
                 return i
         home_city: int | None = getattr(entity.spec, "home_city", None)
         if home_city is not None and len(cities) > 1:
@@ -133,9 +197,10 @@ class OperatingRules:
                 f"{entity.sym} has {entity.cash}M, laying {name} on {action.hex} costs {cost}M",
                 "track.cash",
             )
-        old = game.board.tile_at(action.hex)
+        seats = legality.remap_tokens(game.board, action.hex, game.data.tiles[name],
+                                      action.rotation)
         game.board.place_tile(action.hex, action.tile, action.rotation)
-        self.reseat_tokens(game, action.hex, old)
+        self.reseat_tokens(game, action.hex, seats)
         if cost:
             game.pay(entity, game.bank, cost)
         game.add_log(f"{entity.sym} lays tile {name} on {action.hex} (rotation "
@@ -144,28 +209,27 @@ class OperatingRules:
 
     def check_tile_lay(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
                        hex_id: str, tile_name: str, rotation: int) -> int:
-        """Legality of a lay; returns its cost in M.  Titles plug the board rules in here."""
-        raise NotImplementedError
+        """Legality of a lay (:func:`rhineland.board.legality.check_tile_lay`); cost in M."""
+        special = actor.sym if isinstance(actor, Private) else None
+        ctx = self.lay_context(game, rnd, entity)
+        return legality.check_tile_lay(ctx, hex_id, tile_name, rotation, special)
 
-    def reseat_tokens(self, game: Game, hex_id: str, old: Any) -> None:
-        """After an upgrade, tokens move to the matching city of the new tile."""
-        new = game.board.tile_at(hex_id).tile
-        n_new = len(new.cities)
-        if n_new == 0:
-            return
-        mapping = {}
-        for i, _ in enumerate(old.tile.cities):
-            mapping[i] = min(i, n_new - 1) if n_new > 1 else 0
-        if mapping:
-            game.board.move_tokens(hex_id, mapping)
-            for corp in list(game.corporations.values()) + list(game.minors.values()):
-                corp.tokens = [
-                    (h, mapping.get(ci, ci)) if h == hex_id else (h, ci) for h, ci in corp.tokens
-                ]
+    def reseat_tokens(self, game: Game, hex_id: str, seats: dict[int, list[str]]) -> None:
+        """After an upgrade, tokens sit in the new city that continues their old one
+        (``seats``: new city index -> symbols, from :func:`legality.remap_tokens`)."""
+        game.board.set_hex_tokens(hex_id, seats)
+        where = {sym: ci for ci, syms in seats.items() for sym in syms}
+        for corp in list(game.corporations.values()) + list(game.minors.values()):
+            corp.tokens = [
+                (h, where.get(corp.sym, ci)) if h == hex_id else (h, ci) for h, ci in corp.tokens
+            ]
 
     def after_tile_laid(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
                         action: LayTile) -> None:
         pass
+
+    def after_track_step(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """Called when an entity's track step ends (after its lay or its pass)."""
 
     def track_step_continues(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """After a lay: another lay allowed this step?  Default: one lay or upgrade."""
@@ -173,7 +237,10 @@ class OperatingRules:
 
     # -- tokens ------------------------------------------------------------------------
     def can_place_token(self, game: Game, entity: Any) -> bool:
-        raise NotImplementedError
+        """Whether any city takes ``entity``'s next token now."""
+        if isinstance(entity, Corporation) and entity.tokens_left == 0:
+            return False
+        return bool(legality.legal_tokens(self.lay_context(game, None, entity)))
 
     def place_token(self, game: Game, rnd: OperatingRound, entity: Any,
                     action: PlaceToken) -> None:
@@ -192,7 +259,8 @@ class OperatingRules:
 
     def check_token(self, game: Game, rnd: OperatingRound, entity: Any, hex_id: str,
                     city_index: int) -> int:
-        raise NotImplementedError
+        """Legality of a token (:func:`rhineland.board.legality.check_token`); price in M."""
+        return legality.check_token(self.lay_context(game, rnd, entity), hex_id, city_index)
 
     def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
         """``"<tile id>-<part>"`` of a city on the map -> ``(hex, city index)``."""
@@ -209,13 +277,27 @@ class OperatingRules:
 
     # -- routes and dividends -------------------------------------------------------------
     def run_routes(self, game: Game, rnd: OperatingRound, entity: Any,
-                   action: RunRoutes) -> list[Any]:
-        raise NotImplementedError
+                   action: RunRoutes) -> list[RouteResult]:
+        """Validate the routes and compute each train's revenue; a route's recorded
+        revenue must equal ours (:func:`rhineland.routes.run_revenue`)."""
+        results = run_revenue(self.route_context(game, entity), list(action.routes))
+        for route, result in zip(action.routes, results, strict=True):
+            recorded = route.get("revenue") if isinstance(route, dict) else None
+            if recorded is not None and recorded != result.revenue:
+                raise GameError(
+                    f"train {result.train} of {entity.sym}: the route earns {result.revenue}M, "
+                    f"not the recorded {recorded}M",
+                    "route.revenue",
+                )
+        for result in results:
+            game.add_log(f"{entity.sym} runs a {result.train}-train for {result.revenue}M")
+        return results
 
     def pay_dividend(self, game: Game, rnd: OperatingRound, entity: Any, kind: str) -> None:
         """Payout: each 10% pays revenue/10 (holders: players, the corporation for its own
         shares, the bank keeps the market's); withhold: all to the treasury."""
         revenue = rnd.revenue
+        entity.operated = True
         if kind == "payout" and revenue > 0:
             per_share = revenue // 10
             for cert in entity.certificates:
@@ -256,16 +338,36 @@ class OperatingRules:
         return len(entity.trains) > self.train_limit(game, entity)
 
     def can_buy_train(self, game: Game, entity: Any) -> bool:
-        """Room under the train limit and money to spend (or a train still owed)."""
+        """Room under the train limit and cash for the cheapest train on offer (a depot
+        train, or 1M for another company's train), or a train still owed."""
         if len(entity.trains) >= self.train_limit(game, entity):
             return False
-        return entity.cash > 0 or self.must_buy_train(game, entity)
+        if self.must_buy_train(game, entity):
+            return True
+        return entity.cash >= self.min_train_price(game, entity)
+
+    def min_train_price(self, game: Game, entity: Any) -> int:
+        """Cheapest price (M) at which ``entity`` could buy any train now."""
+        prices = [t.spec.price for t in self.available_depot_trains(game)]
+        if self.may_buy_trains_from_others(game, entity) and any(
+            self.train_sellable_to(game, other, entity)
+            for other in game.corporations.values() if other is not entity
+            for _ in other.trains[:1]
+        ):
+            prices.append(1)
+        return min(prices, default=10**9)
+
+    def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
+        """Whether ``seller``'s trains may be sold to ``buyer`` (default: any other company)."""
+        return not seller.closed
 
     def must_buy_train(self, game: Game, entity: Any) -> bool:
         return not entity.trains and self.has_route(game, entity)
 
     def has_route(self, game: Game, entity: Any) -> bool:
-        raise NotImplementedError
+        """Whether ``entity``'s network reaches at least two revenue locations."""
+        conn = self.lay_context(game, None, entity).connectivity()
+        return len(conn.nodes) >= 2
 
     def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         if self.must_buy_train(game, entity) and self.available_depot_trains(game):
@@ -304,23 +406,105 @@ class OperatingRules:
                 f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
                 "train.limit",
             )
-        self.pay_for_train(game, entity, price)
+        self.pay_for_train(game, entity, price, train)
         train.owner = entity.sym
         entity.trains.append(train)
         game.add_log(f"{entity.sym} buys a {train.name}-train for {price}M")
         self.after_train_bought(game, rnd, entity, train)
 
+    def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
+        """Whether trains may change hands between operating entities now."""
+        return "can_buy_trains" in game.phase.status
+
     def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
                              price: int) -> None:
-        raise GameError(f"{entity.sym} may not buy {train.id} from {train.owner}",
-                        "train.from_other")
-
-    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
+        """Buy ``train`` from another corporation for a price of at least 1M."""
+        if not self.may_buy_trains_from_others(game, entity):
+            raise GameError(
+                f"trains may not change hands between companies in phase {game.phase.name}",
+                "train.from_other",
+            )
+        seller = self.operator(game, str(train.owner))
+        if not isinstance(seller, Corporation):
+            raise GameError(f"{entity.sym} may not buy a train from {seller.sym}",
+                            "train.from_other")
+        if price < 1:
+            raise GameError(f"a train between companies costs at least 1M, not {price}M",
+                            "train.price")
+        if len(entity.trains) >= self.train_limit(game, entity):
+            raise GameError(
+                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
+                "train.limit",
+            )
         if price > entity.cash:
+            raise GameError(f"{entity.sym} has {entity.cash}M, not {price}M", "train.cash")
+        game.pay(entity, seller, price)
+        seller.trains.remove(train)
+        train.owner = entity.sym
+        entity.trains.append(train)
+        game.add_log(f"{entity.sym} buys {train.id} from {seller.sym} for {price}M")
+
+    def pay_for_train(self, game: Game, entity: Any, price: int, train: Any = None) -> None:
+        """Pay for a depot train; in an emergency buy the president adds the rest."""
+        if price <= entity.cash:
+            game.pay(entity, game.bank, price)
+            return
+        if not self.must_buy_train(game, entity):
             raise GameError(
                 f"{entity.sym} has {entity.cash}M, the train costs {price}M", "train.cash"
             )
+        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=price)
+        if price > cheapest:
+            raise GameError(
+                f"in an emergency buy {entity.sym} must buy the cheapest train ({cheapest}M), "
+                f"not one for {price}M",
+                "train.emergency_cheapest",
+            )
+        owners = game.entity_owner_ids(entity)
+        if not owners:
+            raise GameError(f"{entity.sym} has {entity.cash}M and no president to help",
+                            "train.cash")
+        president = game.player(owners[0])
+        need = price - entity.cash
+        if president.cash < need:
+            raise GameError(
+                f"{president.name} must add {need}M to buy the train but has {president.cash}M"
+                " (sell shares first)",
+                "train.emergency_cash",
+            )
+        game.pay(president, entity, need)
         game.pay(entity, game.bank, price)
+        game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
+
+    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any, action: Any) -> None:
+        """The president sells shares to raise money for a train the company must buy."""
+        from rhineland.engine.rounds.stock import sell_certificates
+
+        owners = game.entity_owner_ids(entity)
+        if not owners or action.entity != owners[0]:
+            raise GameError(f"only {entity.sym}'s president may sell shares now",
+                            "train.emergency_sell")
+        player = game.player(owners[0])
+        if not self.must_buy_train(game, entity):
+            raise GameError(f"{entity.sym} is not obliged to buy a train", "train.emergency_sell")
+        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
+        if entity.cash + player.cash >= cheapest:
+            raise GameError(
+                f"{player.name} and {entity.sym} have {player.cash + entity.cash}M, enough for "
+                f"the {cheapest}M train: no shares may be sold",
+                "train.emergency_sell",
+            )
+        certs = []
+        for sid in action.shares:
+            sym, _, idx = sid.rpartition("_")
+            corp = game.corporation(sym)
+            certs.append(corp.certificates[int(idx)])
+        corp = game.corporation(certs[0].corporation)
+        for c in certs:
+            if c.owner != player.id:
+                raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
+        self.check_sell(game, player, corp, certs, action.percent)
+        sell_certificates(game, player, corp, certs, action.percent)
 
     def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
                            train: Any) -> None:

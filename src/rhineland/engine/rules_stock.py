@@ -144,6 +144,54 @@ class StockRules:
         """Price falls one row per sale action (``down_block``)."""
         move_price(game, corp, "down", 1)
 
+    def can_act_in_stock_round(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` could buy, start or sell anything now (else they pass)."""
+        return self.can_buy_any(game, rnd, player) or self.can_sell_any(game, rnd, player)
+
+    def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        if rnd.bought_this_turn:
+            return False
+        if rnd.cert_count(game, player) >= self.cert_limit(game):
+            return False
+        sold = rnd.sold.get(player.id, set())
+        for corp in game.corporations.values():
+            if corp.closed or corp.sym in sold:
+                continue
+            if not corp.ipoed:
+                if corp.spec.floatable and any(
+                    c.price * corp.certificates[0].percent // 10 <= player.cash
+                    for c in self.par_cells_for(game, corp)
+                ) and self.may_par(game, corp):
+                    return True
+                continue
+            if corp.percent_of(player.id) >= corp.spec.max_ownership_percent:
+                continue
+            for source in (IPO, MARKET):
+                for cert in corp.certs_of(source):
+                    if cert.reserved or cert.president:
+                        continue
+                    if self.share_price_for(game, corp, cert, source) <= player.cash:
+                        return True
+        return False
+
+    def may_par(self, game: Game, corp: Corporation) -> bool:
+        """Whether ``corp`` may be started by a par action now."""
+        return True
+
+    def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        if rnd.bought_this_turn:
+            return False
+        limit = game.data.rules.get("market_share_limit", 50)
+        for corp in game.corporations.values():
+            if not corp.operated or corp.closed:
+                continue
+            for cert in corp.certs_of(player.id):
+                if cert.president:
+                    continue
+                if corp.percent_of(MARKET) + cert.percent <= limit:
+                    return True
+        return False
+
     # -- round flow --------------------------------------------------------------------------
     def start_stock_round(self, game: Game, rnd: StockRound) -> None:
         pass

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rhineland.board.legality import BoardRules
 from rhineland.engine.rules_operating import OperatingRules
 from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.titledata import TitleData, load_title_data
+from rhineland.routes import RevenueRules
 
 if TYPE_CHECKING:
     from rhineland.engine.actions import Action
@@ -34,6 +36,16 @@ class Title(StockRules, OperatingRules):
     def __init__(self, optional_rules: tuple[str, ...] | list[str] = ()) -> None:
         self.optional_rules = tuple(sorted(optional_rules))
         self.data: TitleData = load_title_data(self.name, self.package, self.optional_rules)
+        self.board_rules = self.make_board_rules()
+        self.revenue_rules = self.make_revenue_rules()
+
+    def make_board_rules(self) -> BoardRules:
+        """The title's tile/token rules object (override per title)."""
+        return BoardRules(self.data)
+
+    def make_revenue_rules(self) -> RevenueRules:
+        """The title's route rules object (override per title)."""
+        return RevenueRules()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self.optional_rules)!r})"
@@ -43,7 +55,9 @@ class Title(StockRules, OperatingRules):
 
     # -- setup and round sequence ------------------------------------------------------
     def setup(self, game: Game) -> None:
-        """Title-specific setup after the common one (markers, variable placements)."""
+        """Title-specific setup after the common one: printed markers go on the board."""
+        for hex_id, city_index, sym in self.board_rules.setup_tokens():
+            game.board.add_token(hex_id, city_index, sym)
 
     def first_round(self, game: Game) -> Round:
         from rhineland.engine.rounds.stock import StockRound
@@ -58,6 +72,7 @@ class Title(StockRules, OperatingRules):
         if game.state.finished:
             return None
         if rnd.kind in ("Auction", "Draft"):
+            self.order_after_auction(game, rnd)
             return StockRound(rnd.turn)
         if rnd.kind == "Stock":
             game.state.extra["or_count"] = game.phase.operating_rounds
@@ -70,6 +85,9 @@ class Title(StockRules, OperatingRules):
             game.state.turn = rnd.turn + 1
             return StockRound(rnd.turn + 1)
         return StockRound(rnd.turn + 1)
+
+    def order_after_auction(self, game: Game, rnd: Round) -> None:
+        """Seat order for the first stock round (default: unchanged)."""
 
     def check_game_end(self, game: Game, rnd: Round) -> bool:
         """End after the last OR of the set once the bank has broken (``full_or``)."""

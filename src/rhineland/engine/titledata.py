@@ -274,7 +274,7 @@ def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = 
             discount=t.get("discount"),
             events=tuple(t.get("events", ())),
         )
-        for t in raw["trains"]["trains"]
+        for t in _records(raw["trains"]["trains"], "name")
     )
     phases = tuple(
         PhaseSpec(
@@ -307,21 +307,21 @@ def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = 
             float_excludes_market=c.get("float_excludes_market", False),
             abilities=tuple(c.get("abilities", ())),
         )
-        for c in ent["corporations"]
+        for c in _records(ent["corporations"], "sym")
     )
     minors = tuple(
         MinorSpec(
             m["sym"], m["name"], tuple(m["tokens"]), m["home"], m.get("home_city", 0),
             tuple(m.get("abilities", ())),
         )
-        for m in ent["minors"]
+        for m in _records(ent["minors"], "sym")
     )
     privates = tuple(
         PrivateSpec(
             p["sym"], p["name"], p["value"], p["revenue"], tuple(p.get("abilities", ())),
             p.get("initial_owner"),
         )
-        for p in ent["privates"]
+        for p in sorted(_records(ent["privates"], "sym"), key=lambda r: r.get("position", 0))
     )
     tiles = {name: Tile.from_data(name, t) for name, t in raw["tiles"].items()}
     rng = game["rng"]
@@ -345,6 +345,11 @@ def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = 
         tiles=tiles,
         map=MapSpec.from_data(game["layout"], raw["map"]),
     )
+
+
+def _records(table: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """Records stored by name (``{"ADR": {...}}``) as dicts with the name under ``key``."""
+    return [{key: name, **rec} for name, rec in table.items()]
 
 
 def _cell(cell: str, row: int, col: int) -> MarketCell:

@@ -44,13 +44,14 @@ def game_state(game: Game) -> dict[str, Any]:
     out["finished"] = st.finished
     if st.end_trigger is not None:
         out["end_trigger"] = list(st.end_trigger)
-    current = rnd.current_entity(game) if rnd is not None and not st.finished else None
-    out["current"] = entity_ref(current)
-    out["step"] = rnd.step_name(game) if rnd is not None and not st.finished else None
-    out["acting"] = (
-        [str(i) for i in rnd.acting_player_ids(game)] if rnd is not None and not st.finished
-        else []
-    )
+    if st.finished:
+        out["current"] = entity_ref(rnd.final_entity(game) if rnd is not None else None)
+        out["step"] = None
+        out["acting"] = [str(p.id) for p in st.players if not p.bankrupt]
+    else:
+        out["current"] = entity_ref(rnd.current_entity(game) if rnd is not None else None)
+        out["step"] = rnd.step_name(game) if rnd is not None else None
+        out["acting"] = [str(i) for i in rnd.acting_player_ids(game)] if rnd is not None else []
     out["player_order"] = [str(p.id) for p in st.players]
     out["priority"] = str(game.title.trace_priority(game).id)
     out["players"] = {str(p.id): player_view(game, p) for p in st.players}

@@ -112,20 +112,22 @@ class WaterfallAuction(Round):
         cheapest = self.cheapest()
         assert cheapest is not None
         if item is cheapest:
-            if action.price != item.price:
+            # the cheapest item is bought at once, at its price or a higher bid
+            if action.price < item.price:
                 raise GameError(
                     f"the cheapest item {item.sym} costs {item.price}M, not {action.price}M",
                     "auction.buy_price",
                 )
-            if player.cash < item.price:
+            if player.cash - self.committed(player.id) < action.price:
                 raise GameError(
-                    f"{player.name} has {player.cash}M, {item.sym} costs {item.price}M",
+                    f"{player.name} has {player.cash}M (less open bids), {item.sym} costs "
+                    f"{action.price}M",
                     "auction.cash",
                 )
             self.passes = 0
             self.last_buyer = player.id
             self.resume = game.next_player(player).id
-            self._sell(game, item, player, item.price)
+            self._sell(game, item, player, action.price)
             self._resolve(game)
             return
         minimum = max(item.bids.values(), default=item.value) + self.increment

@@ -48,6 +48,10 @@ class Round:
     def process(self, game: Game, action: Action) -> None:
         raise NotImplementedError
 
+    def final_entity(self, game: Game) -> Any:
+        """The entity shown as current once the game has ended in this round."""
+        return None
+
     def acting_player_ids(self, game: Game) -> list[int]:
         """Player ids expected to act next."""
         return game.entity_owner_ids(self.current_entity(game))
@@ -68,6 +72,7 @@ class Round:
 def finish_round(game: Game, rnd: Round) -> None:
     """End ``rnd`` and start the title's next round."""
     nxt = game.title.next_round(game, rnd)
+    if nxt is None:
+        return  # the game is over: the last round stays current
     game.state.round = nxt
-    if nxt is not None:
-        nxt.start(game)
+    nxt.start(game)

@@ -23,6 +23,7 @@ from rhineland.engine.actions import (
     Pass,
     PlaceToken,
     RunRoutes,
+    SellShares,
 )
 from rhineland.engine.entities import Corporation, Minor
 from rhineland.engine.rounds.base import Round, finish_round
@@ -51,6 +52,7 @@ class OperatingRound(Round):
         self.bought_trains = 0
         self.pending_discards: list[str] = []
         self.turn_state: dict[str, Any] = {}
+        self.interrupt: str | None = None  # a title's special step inserted mid-turn
 
     # -- views -------------------------------------------------------------------
     def current_entity(self, game: Game) -> Any:
@@ -60,10 +62,15 @@ class OperatingRound(Round):
             return None
         return game.title.operator(game, self.order[self.index])
 
+    def final_entity(self, game: Game) -> Any:
+        if not self.order:
+            return None
+        return game.title.operator(game, self.order[min(self.index, len(self.order)) - 1])
+
     def step_name(self, game: Game) -> str | None:
         if self.pending_discards:
             return "discard_train"
-        return self.step
+        return self.interrupt or self.step
 
     # -- flow ----------------------------------------------------------------------
     def start(self, game: Game) -> None:
@@ -81,6 +88,7 @@ class OperatingRound(Round):
             self.revenue = 0
             self.route_results = []
             self.turn_state = {}
+            self.interrupt = None
             game.title.start_operating_turn(game, self, entity)
             self.step = None
             if self._advance(game, entity, "start"):
@@ -104,9 +112,18 @@ class OperatingRound(Round):
             game.title.skip_step(game, self, entity, name)
         return False
 
+    def resume(self, game: Game, entity: Any) -> None:
+        """Continue the current step after an interruption, if it still applies."""
+        assert self.step is not None
+        if game.title.step_applicable(game, self, entity, self.step):
+            return
+        self.next_step(game, entity)
+
     def next_step(self, game: Game, entity: Any) -> None:
         """Finish the current step and continue (next step, next entity, next round)."""
         assert self.step is not None
+        if self.step == "track":
+            game.title.after_track_step(game, self, entity)
         if self._advance(game, entity, self.step):
             return
         game.title.end_operating_turn(game, self, entity)
@@ -126,8 +143,11 @@ class OperatingRound(Round):
             raise GameError("the operating round is over", "or.finished")
         if game.title.process_operating_action(game, self, entity, action):
             return
-        actor = self._check_actor(game, entity, action)
         step = self.step
+        if isinstance(action, SellShares) and step == "buy_train":
+            game.title.emergency_sell(game, self, entity, action)
+            return
+        actor = self._check_actor(game, entity, action)
         if isinstance(action, Pass):
             if step == "buy_train":
                 game.title.check_may_pass_buy_train(game, self, entity)

@@ -45,6 +45,18 @@ class StockRound(Round):
     def start(self, game: Game) -> None:
         self.current = game.seat_order()[0].id
         game.title.start_stock_round(game, self)
+        self._skip_idle(game)
+
+    def _skip_idle(self, game: Game) -> None:
+        """Players who can neither buy nor sell anything pass automatically."""
+        for _ in range(len(game.state.players) + 1):
+            if game.state.round is not self or self.current is None:
+                return
+            player = game.player(self.current)
+            if game.title.can_act_in_stock_round(game, self, player):
+                return
+            game.add_log(f"{player.name} has no possible action and passes")
+            self.end_turn(game, player, passed=True, skip=False)
 
     def current_entity(self, game: Game) -> Any:
         assert self.current is not None
@@ -69,7 +81,7 @@ class StockRound(Round):
         else:
             raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
 
-    def end_turn(self, game: Game, player: Player, *, passed: bool) -> None:
+    def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True) -> None:
         """Hand the turn to the next player; end the round after a full lap of passes."""
         if passed and not self.sold_this_turn and not self.bought_this_turn:
             self.passes += 1
@@ -82,6 +94,8 @@ class StockRound(Round):
         if self.passes >= len(game.seat_order()):
             game.title.end_stock_round(game, self)
             finish_round(game, self)
+        elif skip:
+            self._skip_idle(game)
 
     def _pass(self, game: Game, player: Player) -> None:
         game.add_log(f"{player.name} passes")

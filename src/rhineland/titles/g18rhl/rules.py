@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rhineland.engine.actions import LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Private
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import move_price, set_price, sold_percent
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
+from rhineland.routes.graph import track_graph
+from rhineland.titles.g18rhl.board_rules import RhlBoardRules
+from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -28,15 +32,57 @@ RHE_PARS = (70, 75, 80)
 """RhE's par prices (private No. 6: 70M, 75M or 80M)."""
 
 
+def rhe_link_established(game: Game) -> bool:
+    """Whether track links Düren (K6) with both Aachen (K2) and Köln (I10).
+
+    The walk follows track from Düren's city through towns and through cities
+    not fully occupied by tokens (as the operated corporations could run).
+    """
+    graph = track_graph(game.board)
+    starts = [n for n in graph.by_hex.get("K6", []) if n.kind == "city"]
+    seen: set[int] = set()
+    stack = [n.id for n in starts]
+    reached: set[str] = set()
+    while stack:
+        nid = stack.pop()
+        if nid in seen:
+            continue
+        seen.add(nid)
+        node = graph.nodes[nid]
+        reached.add(node.hex)
+        if node.hex in ("K2", "I10"):
+            continue
+        if nid not in {n.id for n in starts} and node.city_index is not None:
+            toks = game.board.tokens_in(node.hex, node.city_index)
+            if len(toks) >= node.node.slots and node.node.slots > 0:
+                continue
+        for seg in graph.out[nid]:
+            stack.append(seg.b)
+    return "K2" in reached and "I10" in reached
+
+
 class Rhl(Title):
     """18Rhl, 3-6 players."""
 
     name = "18Rhl"
     package = "rhineland.titles.g18rhl"
 
+    def make_board_rules(self) -> RhlBoardRules:
+        return RhlBoardRules(self.data)
+
+    def make_revenue_rules(self) -> RhlRevenue:
+        return RhlRevenue(self.data.constants)
+
+    def route_context_extra(self, game: Game, entity: Any) -> dict[str, Any]:
+        icons: dict[str, frozenset[str]] = {
+            h: frozenset(v) for h, v in game.state.extra["icons"].items()
+        }
+        return {"hex_icons": icons}
+
     # -- setup -------------------------------------------------------------------------
     def setup(self, game: Game) -> None:
         """Place the variable coal mine and steel mill by the first RNG draw."""
+        super().setup(game)
         vi = game.data.variable_icons
         assert vi is not None
         placement = pick_variable_icons(game.rng, vi)
@@ -50,6 +96,138 @@ class Rhl(Title):
         return WaterfallAuction(
             1, [(p.sym, p.value) for p in privates], game.data.rules.get("min_bid_increment", 5)
         )
+
+    def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
+        """Trains change hands between companies in every phase (the reference does so;
+        the seed says "from phase 3": see docs/rules-differences.md)."""
+        return True
+
+    # -- the RhE bonus: Köln - Düren - Aachen ------------------------------------------------
+    def after_track_step(self, game: Game, rnd: Any, entity: Any) -> None:
+        """While RhE's 3 x par is pending, check the Köln–Düren–Aachen link (private No. 6)."""
+        extra = game.state.extra
+        extra["rhe_link_now"] = None
+        if not extra.get("rhe_link_bonus"):
+            return
+        extra["rhe_link_now"] = False
+        if rhe_link_established(game):
+            bonus = extra["rhe_link_bonus"]
+            extra["rhe_link_bonus"] = 0
+            extra["rhe_link_now"] = True
+            game.pay(game.bank, game.corporation(RHE), bonus)
+            game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+
+    def check_destination_connection(self, game: Game, action: Any) -> None:
+        """The recorded link check must agree with ours."""
+        now = game.state.extra.get("rhe_link_now")
+        expected = [RHE] if now else []
+        if now is None:
+            raise GameError(
+                "no RhE link check is pending (destination_connection out of place)",
+                "rhe.link",
+            )
+        if list(action.corporations) != expected:
+            raise GameError(
+                f"the RhE link check gives {expected}, the export records "
+                f"{list(action.corporations)}",
+                "rhe.link",
+            )
+
+    # -- private companies' map abilities -------------------------------------------------
+    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
+        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token)."""
+        if rnd.interrupt == "special_token":
+            self._special_token(game, rnd, entity, action)
+            return True
+        if not (isinstance(action, LayTile) and action.entity_type == "company"):
+            return False
+        private = game.private(str(action.entity))
+        if private.closed or private.owner not in game.entity_owner_ids(entity):
+            raise GameError(
+                f"{private.sym} may only be used by its owner as president of the operating "
+                f"corporation ({entity.sym})",
+                "private.owner",
+            )
+        self.lay_tile(game, rnd, entity, private, action)
+        private.ability_uses += 1
+        teleport = private.spec.ability("teleport")
+        if teleport is None:
+            return True  # an extra lay: the step goes on
+        rnd.turn_state["teleport"] = (private.sym, action.hex)
+        if rnd.step == "track":
+            rnd.laid_tiles += 1
+            rnd.turn_state["resume_after_track"] = True
+        if self._special_token_possible(game, entity, private.sym, action.hex):
+            rnd.interrupt = "special_token"
+        else:
+            self._end_teleport(game, rnd, entity)
+        return True
+
+    def _special_token_price(self, entity: Corporation, private_sym: str) -> int:
+        return 0 if private_sym == "KEO" else entity.next_token_price
+
+    def _special_token_possible(self, game: Game, entity: Any, private_sym: str,
+                                hex_id: str) -> bool:
+        if not isinstance(entity, Corporation) or entity.tokens_left == 0:
+            return False
+        if any(h == hex_id for h, _ in entity.tokens):
+            return False
+        if self._special_token_price(entity, private_sym) > entity.cash:
+            return False
+        tile = game.board.tile_at(hex_id).tile
+        for ci, city in enumerate(tile.cities):
+            if len(game.board.tokens_in(hex_id, ci)) < city.slots:
+                return True
+        return False
+
+    def _special_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
+        private_sym, hex_id = rnd.turn_state["teleport"]
+        if isinstance(action, Pass) and action.entity == entity.sym:
+            pass
+        elif isinstance(action, PlaceToken) and action.entity == entity.sym:
+            h, ci = self.parse_city(game, action.city)
+            if h != hex_id:
+                raise GameError(
+                    f"after {private_sym}'s lay the token may only go on {hex_id}, not {h}",
+                    "token.special",
+                )
+            tile = game.board.tile_at(h).tile
+            if len(game.board.tokens_in(h, ci)) >= tile.cities[ci].slots:
+                raise GameError(f"no free slot in city {ci} of {h}", "token.special")
+            price = self._special_token_price(entity, private_sym)
+            if price > entity.cash:
+                raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
+                                "token.cash")
+            game.board.add_token(h, ci, entity.sym)
+            entity.tokens.append((h, ci))
+            entity.tokens_used += 1
+            if price:
+                game.pay(entity, game.bank, price)
+            rnd.tokened = True
+            game.add_log(f"{entity.sym} places a token on {h} for {price}M")
+        else:
+            raise GameError(
+                f"{entity.sym} may place a token on {hex_id} or pass (special token of "
+                f"{private_sym})",
+                "token.special",
+            )
+        rnd.interrupt = None
+        self._end_teleport(game, rnd, entity)
+
+    def _end_teleport(self, game: Game, rnd: Any, entity: Any) -> None:
+        if rnd.turn_state.pop("resume_after_track", False) and rnd.step == "track":
+            rnd.next_step(game, entity)
+        else:
+            rnd.resume(game, entity)
+
+    def lay_tile(self, game: Game, rnd: Any, entity: Any, actor: Any, action: Any) -> None:
+        """As the default, and sticky icons of the replaced tile stay on the hex."""
+        old = game.board.tile_at(action.hex).tile
+        super().lay_tile(game, rnd, entity, actor, action)
+        kept = carried_icons(old)
+        if kept:
+            icons = game.state.extra["icons"]
+            icons[action.hex] = sorted(set(icons.get(action.hex, [])) | kept)
 
     # -- the initial packet --------------------------------------------------------------
     def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
@@ -96,13 +274,6 @@ class Rhl(Title):
         game.state.extra["newly_floated"].append(RHE)
         game.add_log(f"{player.name} pars {RHE} at {cell.price}M; {RHE} receives {bid}M")
 
-    def float_percent(self, game: Game, corp: Corporation) -> int:
-        if corp.sym == GVE and game.private(NLK).owner is not None:
-            return 40
-        if corp.sym == GVE and game.private(NLK).closed:
-            return 40
-        return corp.spec.float_percent
-
     def brown_phase(self, game: Game) -> bool:
         return int(game.phase.name) >= 5
 
@@ -147,6 +318,15 @@ class Rhl(Title):
             move_price(game, corp, "up", 1)
         game.state.extra["newly_floated"] = []
         super().reorder_players(game, rnd)
+
+    def order_after_auction(self, game: Game, rnd: Round) -> None:
+        """SR1 starts with the player with the most cash (seed 000; oracle traces)."""
+        players = game.seat_order()
+        most = max(p.cash for p in players)
+        top = [p for p in players if p.cash == most]
+        first = top[0] if len(top) == 1 else rnd.priority_player(game)  # type: ignore[attr-defined]
+        i = game.state.players.index(first)
+        game.state.players = game.state.players[i:] + game.state.players[:i]
 
     def priority_player(self, game: Game) -> Player:
         """The player with the most cash; on a tie the player after the last one to act."""

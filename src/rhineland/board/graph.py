@@ -1,0 +1,276 @@
+"""Connectivity of a company's network: what it can reach from its tokens along track.
+
+Used for tile-lay legality (a lay must touch the network), token legality (a
+token goes into a connected city) and the "use new track" restriction.
+
+Rules modelled here (as the reference engine applies them):
+
+* **Links between hexes** (:func:`hex_links`): track crosses from a hex to its
+  neighbour on edge ``e`` unless the hex has an impassable border on ``e``;
+  a red/gray (offboard, fixed) neighbour is linked only where its own track
+  points at the hex.  Links are static (built once per map).
+* **Walk**: from every city holding one of the entity's tokens, follow track:
+  paths join across linked edges; a path ending in a revenue node continues
+  through that node unless the path is terminal (offboard stubs) or the node
+  is a city that *blocks* the entity - all slots filled, none by the entity,
+  no neutral token (see :meth:`BoardRulesLike.city_blocks`; 18Rhl changes it
+  in the green Rhine metropolis hexes).  The Rhine partitions of the 18Rhl
+  metropolis hexes need no extra rule: the cities on each bank have no track
+  between them except the ferry path on the green tiles.
+* **Result** (:class:`Connectivity`): per hex the edges touched (a token's hex
+  counts all its linked edges), the nodes reached (token cities included) and
+  the paths walked.
+
+:func:`connectivity` caches by ``(board, board.version, entity)``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from rhineland.board.board import Board
+from rhineland.board.hexgrid import opposite
+from rhineland.board.mapspec import MapSpec
+from rhineland.board.tiles import Tile
+from rhineland.board.upgrades import TileGeometry, geometry
+
+FIXED_COLORS = frozenset({"red", "gray", "blue"})
+"""Preprinted colours that link to a neighbour only where their track points at it."""
+
+NodeRef = tuple[str, int]
+"""A revenue node on the map: ``(hex id, node part)``."""
+PathRef = tuple[str, int]
+"""A path on the map: ``(hex id, index of the path in the tile)``."""
+
+
+class BoardRulesLike(Protocol):
+    """The blocking hook the walk needs (implemented by ``legality.BoardRules``)."""
+
+    def city_blocks(self, board: Board, hex_id: str, city_index: int, entity: str,
+                    tokens: list[str], slots: int) -> bool:
+        """Whether the city (holding ``tokens`` in ``slots`` slots) stops ``entity``'s walk."""
+        ...
+
+
+_LINKS: dict[int, tuple[MapSpec, dict[str, dict[int, str]]]] = {}
+
+
+def hex_links(spec: MapSpec) -> dict[str, dict[int, str]]:
+    """Per hex, edge -> neighbour hex that track may cross into (see module docstring)."""
+    got = _LINKS.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    links: dict[str, dict[int, str]] = {}
+    for hid, h in spec.hexes.items():
+        out: dict[int, str] = {}
+        for edge, other in h.neighbors.items():
+            b = h.border(edge)
+            if b is not None and b.kind == "impassable":
+                continue
+            o = spec.hexes[other]
+            if o.tile.color in FIXED_COLORS and opposite(edge) not in o.tile.exits(0):
+                continue
+            out[edge] = other
+        links[hid] = out
+    _LINKS[id(spec)] = (spec, links)
+    return links
+
+
+@dataclass(frozen=True)
+class Connectivity:
+    """An entity's network on one board state.
+
+    ``hexes``: hex id -> edges of that hex the network touches (tile lays must
+    use one); ``nodes``: revenue nodes reached ``(hex, part)``; ``paths``: paths
+    walked ``(hex, path index)``.
+    """
+
+    entity: str
+    hexes: Mapping[str, frozenset[int]]
+    nodes: frozenset[NodeRef]
+    paths: frozenset[PathRef]
+
+    def city_connected(self, board: Board, hex_id: str, city_index: int) -> bool:
+        """Whether city ``city_index`` of the tile on ``hex_id`` is reached."""
+        placed = board.tiles[hex_id]
+        cities = geometry(placed.tile, placed.rotation).cities
+        return city_index < len(cities) and (hex_id, cities[city_index]) in self.nodes
+
+
+Override = tuple[str, Tile, int, Mapping[int, list[str]]]
+"""A hypothetical tile: ``(hex, tile, rotation, city index -> tokens)``."""
+
+
+class _Found(Exception):
+    """Raised inside the walk when a path of ``stop_at`` is reached."""
+
+
+_HEX_ORDER: dict[int, tuple[MapSpec, dict[str, int]]] = {}
+
+
+def _hex_order(spec: MapSpec) -> dict[str, int]:
+    got = _HEX_ORDER.get(id(spec))
+    if got is None or got[0] is not spec:
+        got = (spec, {h: i for i, h in enumerate(spec.hexes)})
+        _HEX_ORDER[id(spec)] = got
+    return got[1]
+
+
+def compute_connectivity(
+    board: Board,
+    entity: str,
+    rules: BoardRulesLike,
+    override: Override | None = None,
+    extra_sources: tuple[NodeRef, ...] = (),
+    stop_at: frozenset[PathRef] = frozenset(),
+) -> Connectivity:
+    """Walk ``entity``'s network (module docstring); ``override`` replaces one hex's tile.
+
+    ``extra_sources`` are further start nodes (e.g. a teleport destination).
+    With ``stop_at``, the walk stops as soon as one of those paths is reached
+    (the result then holds just what was walked so far; use it to ask "is one
+    of these paths connected?").
+    """
+    links = hex_links(board.spec)
+    geoms: dict[str, TileGeometry] = {
+        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
+    }
+    tokens: Mapping[tuple[str, int], list[str]] = board.tokens
+    if override is not None:
+        ov_hex = override[0]
+        geoms[ov_hex] = geometry(override[1], override[2])
+        tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
+        for ci, syms in override[3].items():
+            tokens[(ov_hex, ci)] = list(syms)
+
+    order = _hex_order(board.spec)
+    sources: list[NodeRef] = []
+    for (hid, ci), syms in sorted(tokens.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1])):
+        if entity in syms:
+            cities = geoms[hid].cities
+            if ci < len(cities):
+                sources.append((hid, cities[ci]))
+    sources.extend(extra_sources)
+    sources = list(dict.fromkeys(sources))
+
+    hexes: dict[str, set[int]] = {}
+    nodes: set[NodeRef] = set()
+    seen_paths: set[PathRef] = set()
+    blocked_cache: dict[NodeRef, bool] = {}
+
+    def blocks(hid: str, part: int, g: TileGeometry) -> bool:
+        key = (hid, part)
+        got = blocked_cache.get(key)
+        if got is None:
+            got = False
+            if part in g.cities:
+                ci = g.cities.index(part)
+                got = rules.city_blocks(
+                    board, hid, ci, entity, list(tokens.get((hid, ci), ())), g.tile.node(part).slots
+                )
+            blocked_cache[key] = got
+        return got
+
+    for start in sources:
+        nodes.add(start)
+        hexes.setdefault(start[0], set()).update(links[start[0]])
+
+    # The walk is a depth-first search over chains of track: a chain never
+    # re-enters a path, never leaves a hex twice by the same edge, and never
+    # enters a path through an edge it already left by (``edge_use``).  Paths
+    # and nodes stay visited once walked, except beyond a "converging" exit
+    # (an exit shared by several paths of a tile), where they are released
+    # when the chain backs up, so that other chains may use them.
+    for start in sources:
+        visited_nodes: set[NodeRef] = {s for s in sources if s != start}
+        visited_paths: set[PathRef] = set()
+        edge_use: set[tuple[str, int]] = set()
+
+        def walk_node(node: NodeRef, converging: bool) -> None:
+            if node in visited_nodes:
+                return
+            visited_nodes.add(node)
+            h, part = node
+            for pi in geoms[h].node_paths.get(part, ()):
+                walk_path(h, pi, -1, converging, node)
+            if converging:
+                visited_nodes.discard(node)
+
+        def walk_path(h: str, pi: int, skip: int, converging: bool, origin: NodeRef) -> None:
+            ref = (h, pi)
+            if ref in visited_paths:
+                return
+            g = geoms[h]
+            path = g.paths[pi]
+            for e in path.edges:
+                if (h, e) in edge_use:
+                    return
+            visited_paths.add(ref)
+            hl = links[h]
+            if ref not in seen_paths:
+                seen_paths.add(ref)
+                if ref in stop_at:
+                    raise _Found
+                touched = hexes.setdefault(h, set())
+                for e in path.edges:
+                    touched.add(e)
+                    other = hl.get(e)
+                    if other is not None:
+                        hexes.setdefault(other, set()).add(_OPPOSITE[e])
+                for n in path.nodes:
+                    nodes.add((h, n))
+            if not path.terminal:
+                for n in path.nodes:
+                    nxt = (h, n)
+                    if nxt != origin and not blocks(h, n, g):
+                        walk_node(nxt, converging)
+            for e in path.edges:
+                if e == skip:
+                    continue
+                other = hl.get(e)
+                if other is None:
+                    continue
+                key = (h, e)
+                edge_use.add(key)
+                back = _OPPOSITE[e]
+                og = geoms[other]
+                conv = converging or len(g.edge_paths[e]) > 1
+                for npi in og.edge_paths.get(back, ()):
+                    if og.paths[npi].gauge == path.gauge:
+                        walk_path(other, npi, back, conv, origin)
+                edge_use.discard(key)
+            if converging:
+                visited_paths.discard(ref)
+
+        try:
+            walk_node(start, False)
+        except _Found:
+            break
+    return Connectivity(
+        entity=entity,
+        hexes={h: frozenset(es) for h, es in hexes.items()},
+        nodes=frozenset(nodes),
+        paths=frozenset(seen_paths),
+    )
+
+
+_OPPOSITE = tuple(opposite(e) for e in range(6))
+
+
+_CACHE: dict[tuple[int, str, int], tuple[Board, int, Connectivity]] = {}
+
+
+def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
+    """:func:`compute_connectivity`, cached by board object, ``board.version``, entity, rules."""
+    key = (id(board), entity, id(rules))
+    got = _CACHE.get(key)
+    if got is not None and got[0] is board and got[1] == board.version:
+        return got[2]
+    conn = compute_connectivity(board, entity, rules)
+    if len(_CACHE) > 512:
+        _CACHE.clear()
+    _CACHE[key] = (board, board.version, conn)
+    return conn

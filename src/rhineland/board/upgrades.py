@@ -1,0 +1,294 @@
+"""Tile geometry and the generic 18xx upgrade rules.
+
+A tile on the map is a :class:`~rhineland.board.tiles.Tile` plus a rotation;
+:func:`geometry` turns that pair into a :class:`TileGeometry` (rotated paths,
+exits, the edges each city/town reaches), computed once and cached.
+
+Upgrade rules (the usual 18xx ones, as the reference engine applies them):
+
+* colour: the new tile is exactly one step later in yellow → green → brown →
+  gray (from a white hex: yellow);
+* track: every path of the old tile, under some rotation, is contained in a
+  path of the new tile ("contained" compares endpoints: the same edge, or a
+  revenue node of the same kind - city, town, offboard);
+* label: the last label of both tiles is the same (or both have none);
+* cities and towns: the number of towns is kept; without a label the number of
+  cities is kept; where both tiles have several cities, every old city's edges
+  must lie inside one new city's edges; a labelled city may not lose all its
+  cities; a white "OO" hex takes only two-city tiles.
+
+A private company's special lay (the reference's ``special`` flag) skips the
+label and city/town checks.  Title exceptions are not here: a title's
+:class:`UpgradePolicy` (the ``BoardRules`` of ``rhineland.board.legality``)
+decides first and falls back to :func:`generic_upgrades_to`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from rhineland.board.tiles import Tile
+
+COLOR_ORDER: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
+"""Colours in upgrade order; other colours (red, orange, ...) never upgrade generically."""
+
+End = tuple[str, int]
+"""A path endpoint in comparable form: ``("edge", n)`` or ``(node kind, part)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class RotatedPath:
+    """One path of a tile at a rotation.
+
+    ``a``/``b`` are the endpoints (``("edge", n)`` or ``("city"|"town"|"offboard", part)``),
+    ``edges`` the hex edges it touches (0..5, rotated), ``nodes`` the node parts.
+    """
+
+    a: End
+    b: End
+    edges: tuple[int, ...]
+    nodes: tuple[int, ...]
+    terminal: bool
+    gauge: str
+
+    def within(self, other: RotatedPath) -> bool:
+        """True when this path is contained in ``other`` (reference ``Path#<=``).
+
+        Each endpoint must match an endpoint of ``other`` (same edge, or a node of
+        the same kind) and the gauges must match.
+        """
+        o = (other.a, other.b)
+        return (
+            (_end_le(self.a, o[0]) or _end_le(self.a, o[1]))
+            and (_end_le(self.b, o[0]) or _end_le(self.b, o[1]))
+            and _gauge_ok(self.gauge, other.gauge)
+        )
+
+
+def _gauge_ok(mine: str, other: str) -> bool:
+    if mine == "dual":
+        return other == "dual"
+    return other in (mine, "dual")
+
+
+def _end_le(x: End, y: End) -> bool:
+    if x[0] == "edge":
+        return y[0] == "edge" and x[1] == y[1]
+    return x[0] == y[0]
+
+
+@dataclass(frozen=True)
+class TileGeometry:
+    """A tile at one rotation: rotated paths and what they connect.
+
+    ``edge_paths[e]`` / ``node_paths[part]`` index into ``paths``;
+    ``ct_edges`` lists, per city or town reached by an edge path (in path order),
+    ``(part, edges)``; ``cities`` are the city parts in tile order (a token's
+    city index is a position in this tuple).
+    """
+
+    tile: Tile
+    rotation: int
+    paths: tuple[RotatedPath, ...]
+    exits: frozenset[int]
+    edge_paths: Mapping[int, tuple[int, ...]]
+    node_paths: Mapping[int, tuple[int, ...]]
+    ct_edges: tuple[tuple[int, frozenset[int]], ...]
+    node_exits: Mapping[int, frozenset[int]]
+    cities: tuple[int, ...]
+    towns: tuple[int, ...]
+
+
+_GEOM: dict[int, tuple[Tile, list[TileGeometry | None]]] = {}
+
+
+def geometry(tile: Tile, rotation: int = 0) -> TileGeometry:
+    """The cached :class:`TileGeometry` of ``tile`` turned by ``rotation`` (0..5)."""
+    rotation %= 6
+    entry = _GEOM.get(id(tile))
+    if entry is None or entry[0] is not tile:
+        entry = (tile, [None] * 6)
+        _GEOM[id(tile)] = entry
+    got = entry[1][rotation]
+    if got is None:
+        got = _build_geometry(tile, rotation)
+        entry[1][rotation] = got
+    return got
+
+
+def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
+    kinds = {n.part: n.kind for n in tile.nodes}
+    paths: list[RotatedPath] = []
+    for p in tile.paths:
+        r = p.rotated(rotation)
+        ends = tuple(_end(e, kinds) for e in (r.a, r.b))
+        paths.append(
+            RotatedPath(ends[0], ends[1], r.edges(), r.nodes(), bool(r.terminal), r.gauge)
+        )
+    edge_paths: dict[int, list[int]] = {}
+    node_paths: dict[int, list[int]] = {}
+    ct: dict[int, list[int]] = {}
+    for i, rp in enumerate(paths):
+        for e in rp.edges:
+            edge_paths.setdefault(e, []).append(i)
+        for n in rp.nodes:
+            node_paths.setdefault(n, []).append(i)
+        # the reference keys a path's edges by its city, else its town
+        ct_node = next((n for n in rp.nodes if kinds.get(n) == "city"), None)
+        if ct_node is None:
+            ct_node = next((n for n in rp.nodes if kinds.get(n) == "town"), None)
+        if ct_node is not None:
+            for e in rp.edges:
+                ct.setdefault(ct_node, []).append(e)
+    node_exits = {
+        part: frozenset(e for i in idx for e in paths[i].edges) for part, idx in node_paths.items()
+    }
+    return TileGeometry(
+        tile=tile,
+        rotation=rotation,
+        paths=tuple(paths),
+        exits=frozenset(e for rp in paths for e in rp.edges),
+        edge_paths={e: tuple(v) for e, v in edge_paths.items()},
+        node_paths={n: tuple(v) for n, v in node_paths.items()},
+        ct_edges=tuple((n, frozenset(v)) for n, v in ct.items()),
+        node_exits=node_exits,
+        cities=tuple(n.part for n in tile.nodes if n.kind == "city"),
+        towns=tuple(n.part for n in tile.nodes if n.kind == "town"),
+    )
+
+
+def _end(e: int | str, kinds: Mapping[int, str]) -> End:
+    if isinstance(e, int):
+        return ("edge", e)
+    part = int(e[1:])
+    return (kinds.get(part, "node"), part)
+
+
+# -- generic rules ---------------------------------------------------------------
+
+
+def label(tile: Tile) -> str | None:
+    """The label the upgrade rules compare: the tile's last label, or None."""
+    return tile.labels[-1] if tile.labels else None
+
+
+def next_color(color: str) -> str | None:
+    """The colour a tile of ``color`` upgrades to, or None (gray, red, orange...)."""
+    if color in COLOR_ORDER[:-1]:
+        return COLOR_ORDER[COLOR_ORDER.index(color) + 1]
+    return None
+
+
+def paths_within(old: Iterable[RotatedPath], new: tuple[RotatedPath, ...]) -> bool:
+    """Every old path is contained in some new path (rotations already applied)."""
+    return all(any(p.within(q) for q in new) for p in old)
+
+
+def keeps_track(old: Tile, new: Tile) -> bool:
+    """Some rotation of ``old``'s track lies inside ``new``'s (reference ``paths_are_subset_of?``)."""
+    target = geometry(new, 0).paths
+    return any(paths_within(geometry(old, r).paths, target) for r in range(6))
+
+
+def city_edges_within(old: Tile, new: Tile) -> bool:
+    """Under some rotation, each old city/town's edges lie inside one new city/town's edges."""
+    old_ct = geometry(old, 0).ct_edges
+    for r in range(6):
+        new_ct = [edges for _, edges in geometry(new, r).ct_edges]
+        if all(any(edges <= other for other in new_ct) for _, edges in old_ct):
+            return True
+    return False
+
+
+def city_town_counts_ok(old: Tile, new: Tile) -> bool:
+    """The usual count rules for cities and towns (see the module docstring)."""
+    old_cities = sum(1 for n in old.nodes if n.is_city)
+    new_cities = sum(1 for n in new.nodes if n.is_city)
+    old_towns = sum(1 for n in old.nodes if n.is_town)
+    new_towns = sum(1 for n in new.nodes if n.is_town)
+    old_label = label(old)
+    if old_towns != new_towns:
+        return False
+    if old_label is None and old_cities != new_cities:
+        return False
+    if old_cities > 1 and new_cities > 1 and not city_edges_within(old, new):
+        return False
+    if old_label is not None and old_cities and not new_cities:
+        return False
+    return not (old.color == "white" and old_label == "OO" and old_cities != new_cities)
+
+
+def generic_upgrades_to(old: Tile, new: Tile, *, special: bool = False) -> bool:
+    """Whether ``new`` may replace ``old`` under the usual 18xx rules (module docstring).
+
+    ``special`` (a private company's lay) skips the label and city/town checks.
+    """
+    if next_color(old.color) != new.color:
+        return False
+    if not keeps_track(old, new):
+        return False
+    if special:
+        return True
+    if label(old) != label(new):
+        return False
+    return city_town_counts_ok(old, new)
+
+
+class UpgradePolicy(Protocol):
+    """What :func:`upgrade_graph` needs from a title's board rules."""
+
+    def upgrades_to(
+        self,
+        hex_id: str | None,
+        old: Tile,
+        new: Tile,
+        *,
+        special: bool = False,
+        company: str | None = None,
+        phase: str | None = None,
+    ) -> bool:
+        """Whether ``new`` may replace ``old`` on ``hex_id`` (None: off the map)."""
+        ...
+
+    def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:
+        """Extra tile names the tile manifest lists as upgrades of ``tile``."""
+        ...
+
+
+def hex_first_upgrades(
+    tiles: Mapping[str, Tile], policy: UpgradePolicy, hex_id: str, base: Tile
+) -> list[str]:
+    """Manifest tile names (in manifest order) that may be laid on ``hex_id`` over ``base``."""
+    return [name for name, t in tiles.items() if policy.upgrades_to(hex_id, base, t)]
+
+
+def upgrade_graph(
+    tiles: Mapping[str, Tile], policy: UpgradePolicy, hex_id: str, base: Tile
+) -> dict[str, list[str]]:
+    """The upgrade tree of one hex: tile name -> names it upgrades to on that hex.
+
+    Starts from the preprinted tile (keyed by the hex id) and follows every
+    manifest tile reachable from it, breadth first, in manifest order.
+    """
+    graph: dict[str, list[str]] = {}
+    queue: list[tuple[str, Tile]] = [(hex_id, base)]
+    while queue:
+        key, tile = queue.pop(0)
+        if key in graph:
+            continue
+        nxt = hex_first_upgrades(tiles, policy, hex_id, tile)
+        graph[key] = nxt
+        queue.extend((n, tiles[n]) for n in nxt if n not in graph)
+    return graph
+
+
+def tile_upgrades(tiles: Mapping[str, Tile], policy: UpgradePolicy, name: str) -> list[str]:
+    """The manifest's "upgrades to" list of tile ``name`` (no hex: hex rules do not apply)."""
+    tile = tiles[name]
+    out = [n for n, t in tiles.items() if policy.upgrades_to(None, tile, t)]
+    for extra in policy.manifest_upgrades(tile):
+        if extra in tiles and extra not in out:
+            out.append(extra)
+    return out

@@ -1,0 +1,242 @@
+"""Resolving export routes to track, checking them, and computing their revenue.
+
+:func:`run_revenue` is what the engine calls for a ``run_routes`` action.
+Per route, in this order (the first broken rule raises
+:class:`~rhineland.errors.GameError`, rule names in brackets):
+
+1. the train belongs to the entity and runs once [``route.train``];
+2. every chain of hexes is a track segment on the board, consecutive chains
+   share a node [``route.track``];
+3. at least two stops [``route.stops``]; no node visited twice
+   [``route.revisit``]; offboards and terminal stops only at the ends
+   [``route.terminal``]; no passing through a city blocked by other companies'
+   tokens [``route.blocked``]; a city with the entity's token on the route
+   [``route.token``]; an offboard group used once [``route.group``];
+4. start/end rules (towns) [``route.town_end``] and the title's own checks
+   (:meth:`RevenueRules.check_route`);
+5. the train's distance [``route.distance``];
+6. no track used twice, within the route or with an earlier route of the run
+   [``route.overlap``].
+
+Then :meth:`RevenueRules.evaluate` gives base value, paying stops and
+bonuses.  Resolution is exact when the export's chains and node hints leave
+one choice; where two tracks walk the same hexes it prefers the one that
+keeps the run legal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rhineland.errors import GameError
+from rhineland.routes.graph import RevenueNode, Segment, TrackGraph, track_graph
+from rhineland.routes.model import (
+    Route,
+    RouteContext,
+    RouteInput,
+    RouteResult,
+    RouteSpec,
+)
+from rhineland.routes.rules import EntityView, RevenueRules
+
+_DEFAULT_RULES = RevenueRules()
+
+
+def rules_of(ctx: RouteContext) -> RevenueRules:
+    """The context's title rules, or the common defaults."""
+    return ctx.rules if ctx.rules is not None else _DEFAULT_RULES
+
+
+def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteResult]:
+    """Validate all routes of one run and return each train's revenue.
+
+    ``routes`` are :class:`RouteSpec` or export route dicts (``train``,
+    ``connections``, ``nodes``).  Returns one :class:`RouteResult` per route,
+    in input order.  Raises ``GameError`` naming the rule and the values for
+    the first illegal route (see the module docstring for the order).
+    """
+    rules = rules_of(ctx)
+    graph = track_graph(ctx.board)
+    view = rules.entity_view(ctx, graph)
+    used_units: set[int] = set()
+    used_trains: set[str] = set()
+    resolved: list[Route] = []
+    results: list[RouteResult] = []
+    for raw in routes:
+        spec = RouteSpec.coerce(raw)
+        if spec.train not in ctx.trains:
+            raise GameError(
+                f"{ctx.entity} has no train {spec.train} (trains: {', '.join(ctx.trains) or 'none'})",
+                "route.train",
+            )
+        if spec.train in used_trains:
+            raise GameError(f"train {spec.train} runs twice in one run", "route.train")
+        used_trains.add(spec.train)
+        route = resolve(ctx, graph, spec, used_units)
+        costs = check_route(ctx, graph, view, route, rules)
+        units = route.segments[0].units if len(route.segments) == 1 else None
+        if units is None:
+            seen: set[int] = set()
+            for seg in route.segments:
+                dup = seen & seg.units
+                if dup:
+                    raise GameError(
+                        f"train {spec.train} uses the same track twice "
+                        f"({_units_text(ctx, dup)})",
+                        "route.overlap",
+                    )
+                seen |= seg.units
+            units = frozenset(seen)
+        dup = used_units & units
+        if dup:
+            raise GameError(
+                f"train {spec.train} reuses track another train of {ctx.entity} runs on "
+                f"({_units_text(ctx, dup)})",
+                "route.overlap",
+            )
+        used_units |= units
+        resolved.append(route)
+        ev = rules.evaluate(ctx, route, view.tokened, costs)
+        results.append(
+            RouteResult(
+                train=spec.train,
+                revenue=ev.revenue,
+                base=ev.base,
+                bonuses=ev.bonuses,
+                visits=tuple(v.name for v in route.visits),
+                stops=tuple(route.visits[i].name for i in ev.stops),
+                hexes=route.hexes,
+                distance=ev.distance,
+            )
+        )
+    rules.check_run(ctx, resolved)
+    return results
+
+
+def check_route(
+    ctx: RouteContext, graph: TrackGraph, view: EntityView, route: Route, rules: RevenueRules
+) -> list[int]:
+    """Apply checks 3-5 of the module docstring to one resolved route.
+
+    Returns the distance each visit costs (:meth:`RevenueRules.visit_costs`).
+    """
+    visits = route.visits
+    t = route.train
+    if len(visits) < 2:
+        raise GameError(f"train {t}: a route needs at least two stops", "route.stops")
+    seen: dict[int, int] = {}
+    for v in visits:
+        if v.id in seen:
+            raise GameError(f"train {t} visits {v.name} twice", "route.revisit")
+        seen[v.id] = 1
+    for v in visits[1:-1]:
+        if v.terminal:
+            raise GameError(
+                f"train {t} may not pass through {v.name} ({v.kind} on a terminal track)",
+                "route.terminal",
+            )
+        if v.id in view.blocked:
+            raise GameError(
+                f"train {t} may not pass through {v.name}: every slot is taken by other "
+                f"companies ({', '.join(rules.occupants(ctx, v))})",
+                "route.blocked",
+            )
+    if not any(v.id in view.tokened for v in visits):
+        raise GameError(
+            f"train {t}: the route ({', '.join(v.name for v in visits)}) has no city with a "
+            f"{ctx.entity} token",
+            "route.token",
+        )
+    groups: set[str] = set()
+    for v in visits:
+        for g in v.node.groups:
+            if g in groups:
+                raise GameError(f"train {t} uses offboard group {g} twice", "route.group")
+            groups.add(g)
+    rules.check_ends(ctx, route)
+    rules.check_route(ctx, route)
+    costs = rules.visit_costs(ctx, route)
+    rules.check_distance(ctx, route, costs)
+    return costs
+
+
+def resolve(
+    ctx: RouteContext, graph: TrackGraph, spec: RouteSpec, avoid: set[int] | None = None
+) -> Route:
+    """Turn an export route into segments on ``graph``.
+
+    Each chain (hexes node to node) must be a segment of the board; the chains
+    are put in route order by their shared nodes (exports list every chain in
+    its own direction).  Among equal choices, track not in ``avoid`` (units of
+    earlier routes) wins.  Raises ``GameError`` [``route.track``].
+    """
+    if not spec.connections:
+        raise GameError(f"train {spec.train}: the route has no track", "route.track")
+    hints = frozenset(spec.nodes)
+    cands: list[list[Segment]] = []
+    for chain in spec.connections:
+        segs = graph.by_hexes.get(tuple(chain), [])
+        if not segs:
+            raise GameError(
+                f"train {spec.train}: no track on the board runs node to node through "
+                f"{'-'.join(chain)}",
+                "route.track",
+            )
+        if hints and len(segs) > 1:
+            hinted = [
+                s for s in segs if graph.nodes[s.a].name in hints and graph.nodes[s.b].name in hints
+            ]
+            segs = hinted or segs
+        cands.append(segs)
+    order = _assemble(cands, avoid or set(), True) or _assemble(cands, set(), False)
+    if order is None:
+        raise GameError(
+            f"train {spec.train}: the chains {' / '.join('-'.join(c) for c in spec.connections)} "
+            f"do not join into one route",
+            "route.track",
+        )
+    visits: list[RevenueNode] = [graph.nodes[order[0].a]]
+    visits.extend(graph.nodes[s.b] for s in order)
+    return Route(spec.train, ctx.train_spec(spec.train), tuple(order), tuple(visits))
+
+
+def _assemble(
+    cands: list[list[Segment]], avoid: set[int], strict: bool
+) -> list[Segment] | None:
+    """Pick one segment per chain and orient them into a path; None if impossible."""
+    n = len(cands)
+    out: list[Segment] = []
+
+    def fits(seg: Segment, used: set[int]) -> bool:
+        return not strict or not (seg.units & used)
+
+    def dfs(i: int, used: set[int]) -> bool:
+        if i == n:
+            return True
+        end = out[-1].b
+        for seg in cands[i]:
+            for s in (seg, seg.reversed()) if seg.a != seg.b else (seg,):
+                if s.a != end or not fits(s, used):
+                    continue
+                out.append(s)
+                if dfs(i + 1, used | s.units):
+                    return True
+                out.pop()
+        return False
+
+    for seg in cands[0]:
+        firsts = (seg,) if n == 1 else (seg, seg.reversed())
+        for s in firsts:
+            if not fits(s, avoid):
+                continue
+            out.append(s)
+            if dfs(1, avoid | s.units):
+                return out
+            out.pop()
+    return None
+
+
+def _units_text(ctx: RouteContext, units: set[int] | frozenset[int]) -> str:
+    hexes = list(ctx.board.spec.hexes)
+    names = sorted({hexes[u // 32] for u in units})
+    return "track on " + ", ".join(names)

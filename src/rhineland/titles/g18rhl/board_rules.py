@@ -1,0 +1,217 @@
+"""18Rhl tile and token rules: the exceptions to :class:`~rhineland.board.legality.BoardRules`.
+
+Sources: the seed rules summary (``000``), the reference facts
+(``game_constants``: ``upgrades_to_87``, ``upgrades_from_58``,
+``rhine_metropolis_hexes``, ``osterath_potential_tile_upgrades_from``...) and
+the reference engine's 18Rhl track/token steps.
+
+* Rhine metropolis hexes (Duisburg D9, Düsseldorf F9, Köln I10): green goes
+  only to that city's brown tile (927 D, 928 K, 929 DU), brown only to gray
+  (932, or the promotion tiles); normal lays there are offered at rotation 0
+  and skip the geometric rotation checks; in green, tokens block the walk only
+  when all three slots are filled and the operating company has none there.
+* Moers D7: green -> 947, brown -> 950.
+* Town tiles: 3 -> 141/142/143, 4 -> 141/142, 58 -> 141..144 (and those green
+  town tiles upgrade no further); 2/56 -> 87, 1/55 -> 88, 69 -> 204; upgrades
+  to 87/88/204 are exempt from the "use new track" rule.
+* Osterath 935 (orange): only private No. 2 (KEO) lays it, on E8, over any
+  tile there, from phase 3 until phase 5, at rotation 1; it never upgrades.
+* Private abilities: No. 3 (Szl) lays one free tile on its mountain hexes
+  (offered only where the tile is a normal upgrade); No. 4 (Tjt) lays a free
+  green metropolis tile (never brown); Nos. 2 and 4 are not usable in phase 2;
+  no private lay after the company tokened or bought a train this turn.
+* No. 1 (PWB) blocks E14 except for its owner's companies.
+"""
+
+from __future__ import annotations
+
+from rhineland.board.board import Board
+from rhineland.board.legality import (
+    BoardRules,
+    LayContext,
+    PrivateState,
+    SpecialAbility,
+)
+from rhineland.board.tiles import Tile
+from rhineland.board.upgrades import TileGeometry, generic_upgrades_to
+from rhineland.engine.titledata import TitleData
+
+OSTERATH = "935"
+KEO = "KEO"
+SZL = "Szl"
+TJT = "Tjt"
+ATB = "ATB"
+METROPOLIS_BROWN = {"F9": "927", "I10": "928", "D9": "929"}
+GREEN_TO_BROWN_MANIFEST = {
+    "X921": "927", "X922": "927", "X923": "928", "X924": "928", "X925": "929", "X926": "929",
+}
+
+
+class RhlBoardRules(BoardRules):
+    """18Rhl's board rules (module docstring)."""
+
+    def __init__(self, data: TitleData) -> None:
+        super().__init__(data)
+        c = self.data.constants
+        self.metropolis: frozenset[str] = frozenset(c.get("rhine_metropolis_hexes", ()))
+        self.to_87: frozenset[str] = frozenset(c.get("upgrades_to_87", ()))
+        self.to_88: frozenset[str] = frozenset(c.get("upgrades_to_88", ()))
+        self.to_204: str = str(c.get("upgrade_to_204", ""))
+        self.from_3: frozenset[str] = frozenset(c.get("upgrades_from_3", ()))
+        self.from_4: frozenset[str] = frozenset(c.get("upgrades_from_4", ()))
+        self.from_58: frozenset[str] = frozenset(c.get("upgrades_from_58", ()))
+        self.osterath_from: tuple[str, ...] = tuple(c.get("osterath_potential_tile_upgrades_from", ()))
+        self.ratingen_hex: str = str(c.get("ratingen_hex", "E12"))
+        self.promotion = "promotion_tiles" in self.data.optional_rules
+        self.ratingen = "ratingen_variant" in self.data.optional_rules
+
+    # -- upgrades --------------------------------------------------------------------
+    def upgrades_to(
+        self,
+        hex_id: str | None,
+        old: Tile,
+        new: Tile,
+        *,
+        special: bool = False,
+        company: str | None = None,
+        phase: str | None = None,
+    ) -> bool:
+        phase_no = _phase_number(phase or self.first_phase)
+        if old.name == OSTERATH or (new.name == OSTERATH and phase_no >= 5):
+            return False
+        if hex_id == "E8" and new.name == OSTERATH and company == KEO:
+            return True
+        if old.color == "green" and hex_id in METROPOLIS_BROWN:
+            return new.name == METROPOLIS_BROWN[hex_id]
+        if hex_id == "D7" and old.color == "green":
+            return new.name == "947"
+        if hex_id == "D7" and old.color == "brown":
+            return new.name == "950"
+        if old.name == "3":
+            return new.name in self.from_3
+        if old.name == "4":
+            return new.name in self.from_4
+        if old.name == "58":
+            return new.name in self.from_58
+        if old.name in self.from_58:
+            return False
+        if old.name in self.to_87:
+            return new.name == "87"
+        if old.name in self.to_88:
+            return new.name == "88"
+        if old.name == self.to_204:
+            return new.name == "204"
+        if self.promotion:
+            if old.color == "brown" and old.name == "216" and hex_id == "D13":
+                return new.name == "Essen"
+            if old.color == "brown" and hex_id in ("F9", "I10"):
+                return new.name == "932V"
+            if old.color == "brown" and hex_id == "D7":
+                return new.name == "950"
+            if old.color == "brown" and hex_id == "D9":
+                return new.name == "949"
+        elif old.color == "brown" and hex_id in self.metropolis:
+            return new.name == "932"
+        if self.ratingen and hex_id is not None:
+            if hex_id == "E10":
+                if old.color == "white":
+                    return new.name == "1910"
+                if old.color == "yellow":
+                    return new.name == "1911"
+                return False
+            if hex_id == self.ratingen_hex and (phase or self.first_phase) == "2":
+                return False
+        return generic_upgrades_to(old, new, special=special)
+
+    def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:
+        out: list[str] = []
+        if tile.name in self.osterath_from:
+            out.append(OSTERATH)
+        if tile.name == "947" and self.promotion:
+            out.append("950")
+        if tile.name == "216" and self.promotion:
+            out.append("Essen")
+        if tile.name in ("927", "928") and self.promotion:
+            out.append("932V")
+        if tile.name in ("927", "928", "929") and not self.promotion:
+            out.append("932")
+        if tile.name == "929" and self.promotion:
+            out.append("949")
+        if tile.name in GREEN_TO_BROWN_MANIFEST:
+            out.append(GREEN_TO_BROWN_MANIFEST[tile.name])
+        return tuple(out)
+
+    # -- network ---------------------------------------------------------------------
+    def city_blocks(
+        self, board: Board, hex_id: str, city_index: int, entity: str, tokens: list[str], slots: int
+    ) -> bool:
+        if hex_id in self.metropolis and board.tiles[hex_id].tile.color == "green":
+            in_hex = [s for (h, _), syms in board.tokens.items() if h == hex_id for s in syms]
+            if len(in_hex) < 3 or entity in in_hex:
+                return False
+        return super().city_blocks(board, hex_id, city_index, entity, tokens, slots)
+
+    # -- lays ------------------------------------------------------------------------
+    def blocker_exempt(
+        self, ctx: LayContext, blocker: str, state: PrivateState, hex_id: str, actor: str
+    ) -> bool:
+        if hex_id not in ("E14", self.ratingen_hex):
+            return False
+        if actor in ctx.privates:
+            player = ctx.privates[actor].owner
+        else:
+            player = ctx.president
+        return player is not None and player == state.owner
+
+    def rotation_allowed(self, ctx: LayContext, hex_id: str, new: TileGeometry) -> bool:
+        if new.tile.name == "1910":
+            return set(ctx.data.map.hexes[hex_id].stubs) == set(new.exits)
+        return super().rotation_allowed(ctx, hex_id, new)
+
+    def fixed_rotation(self, ctx: LayContext, hex_id: str, new: Tile) -> int | None:
+        return 0 if hex_id in self.metropolis else None
+
+    def skip_track_restriction(self, old: Tile, new: Tile) -> bool:
+        if new.name in ("87", "88", "204"):
+            return True
+        return self.promotion and old.name == "929" and new.name == "949"
+
+    # -- private companies -----------------------------------------------------------
+    def special_abilities(self, ctx: LayContext) -> list[SpecialAbility]:
+        if ctx.tokened or ctx.bought_train:
+            return []
+        out = super().special_abilities(ctx)
+        if ctx.phase == "2":
+            out = [a for a in out if a.company not in (KEO, TJT, ATB)]
+        return out
+
+    def special_offered(
+        self, ctx: LayContext, ability: SpecialAbility, hex_id: str, old: Tile
+    ) -> list[Tile]:
+        tiles = super().special_offered(ctx, ability, hex_id, old)
+        if hex_id == "E8" and ability.company == KEO and OSTERATH in ctx.data.tiles:
+            if ctx.board.supply.get(OSTERATH) and all(t.name != OSTERATH for t in tiles):
+                tiles.append(ctx.data.tiles[OSTERATH])
+        if ability.company == SZL:
+            tiles = [
+                t for t in tiles
+                if self.can_upgrade(hex_id, old, t, phase=ctx.phase)
+            ]
+        return tiles
+
+    def special_rotations(
+        self, ctx: LayContext, ability: SpecialAbility, hex_id: str, new: Tile
+    ) -> tuple[int, ...] | None:
+        if hex_id == "E8" and ability.company == KEO and new.name == OSTERATH:
+            return (1,)
+        return None
+
+    def special_refusal(self, ctx: LayContext, ability: SpecialAbility, new: Tile) -> str | None:
+        if ability.company == TJT and new.color == "brown":
+            return f"{TJT} cannot upgrade to brown tiles"
+        return None
+
+
+def _phase_number(name: str) -> int:
+    digits = "".join(ch for ch in name if ch.isdigit())
+    return int(digits) if digits else 0
