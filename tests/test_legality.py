@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +51,7 @@ def _need_shared() -> None:
         pytest.skip(f"shared oracle data not found at {SHARED}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     legal = json.loads((SHARED / "oracle" / "legal" / f"{name}.legal.json").read_text())
     trace = json.loads((SHARED / "oracle" / f"{name}.trace.json").read_text())
@@ -59,7 +59,7 @@ def _load(name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     return legal, trace, fixture
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(title: str, options: tuple[str, ...]) -> tuple[TitleData, BoardRules]:
     data = get_title(title, options).data
     return data, RULES[title](data)
@@ -162,17 +162,6 @@ def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
     )
 
 
-def _points(name: str, kind: str) -> list[Any]:
-    if not (SHARED / "oracle" / "legal" / f"{name}.legal.json").exists():
-        return [pytest.param(None, id=f"{name}-missing")]
-    legal, _, _ = _load(name)
-    return [
-        pytest.param(p, id=f"{name}-{p['index']}")
-        for p in legal["points"]
-        if p["kind"] == kind
-    ]
-
-
 def lay_key(lay: Mapping[str, Any]) -> tuple[str, str, int, int, str]:
     return (lay["hex"], lay["tile"], lay["rotation"], lay["cost"], lay.get("special") or "")
 
@@ -209,20 +198,37 @@ def test_token_points(name: str) -> None:
     assert not bad, f"{len(bad)}/{len(points)} token points differ: {bad[:5]}"
 
 
+REFUSAL_RULES = {
+    "Must use new track": "track.restriction",
+    "cannot spend": "track.cash",
+    "is blocked by": "track.hex",
+}
+
+
 @pytest.mark.parametrize("name", LEGAL_FILES)
 def test_checks_agree_with_sets(name: str) -> None:
-    """check_tile_lay/check_token accept the reference's moves and refuse its samples."""
+    """check_tile_lay/check_token accept the legal moves (cost/price included) and refuse
+    the reference's refusals for the same rule; lays it accepts but never offers (phase
+    colours, fixed rotations, private lays outside the offer) are refused too.
+    """
     _need_shared()
     legal, _, _ = _load(name)
     for p in legal["points"]:
         ctx = context_at(name, p)
         if p["kind"] == "track":
-            for lay in p["lays"][:20]:
-                assert (
-                    check_tile_lay(ctx, lay["hex"], lay["tile"], lay["rotation"], lay.get("special"))
-                    == lay["cost"]
+            for lay in p["lays"][::7]:
+                cost = check_tile_lay(
+                    ctx, lay["hex"], lay["tile"], lay["rotation"], lay.get("special")
                 )
-            for lay in p.get("offered_but_refused", [])[:5]:
+                assert cost == lay["cost"]
+            for lay in p.get("offered_but_refused", [])[::5]:
+                rule = next(r for k, r in REFUSAL_RULES.items() if k in lay["refused"])
+                with pytest.raises(GameError) as err:
+                    check_tile_lay(
+                        ctx, lay["hex"], lay["tile"], lay["rotation"], lay.get("special")
+                    )
+                assert err.value.rule == rule, (p["index"], lay, str(err.value))
+            for lay in p.get("accepted_not_offered", [])[::9]:
                 with pytest.raises(GameError):
                     check_tile_lay(
                         ctx, lay["hex"], lay["tile"], lay["rotation"], lay.get("special")
@@ -231,5 +237,24 @@ def test_checks_agree_with_sets(name: str) -> None:
             for t in p["tokens"]:
                 assert check_token(ctx, t["hex"], t["city"]) == t["price"]
             for t in p.get("available_hex_but_refused", []):
-                with pytest.raises(GameError):
+                with pytest.raises(GameError) as terr:
                     check_token(ctx, t["hex"], t["city"])
+                assert terr.value.rule == "token.place"
+
+
+def test_active_actions_undo_redo() -> None:
+    """Undo removes the last action (or back to an id), redo restores, a new action clears."""
+    acts = [
+        {"type": "lay_tile", "id": 1},
+        {"type": "pass", "id": 2},
+        {"type": "undo", "id": 3},
+        {"type": "redo", "id": 4},
+        {"type": "pass", "id": 5},
+        {"type": "undo", "id": 6, "action_id": 1},
+        {"type": "pass", "id": 7},
+        {"type": "redo", "id": 8},
+    ]
+    assert [a["id"] for a in active_actions(acts, 3)] == [1]
+    assert [a["id"] for a in active_actions(acts, 4)] == [1, 2]
+    assert [a["id"] for a in active_actions(acts, 6)] == [1]
+    assert [a["id"] for a in active_actions(acts, 8)] == [1, 7]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ OPTIONS = {
 CASES = [(t, o) for t, opts in OPTIONS.items() for o in opts]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _facts(title: str) -> dict[str, Any]:
     path = SHARED / "reference" / f"{title}.facts.json"
     if not path.exists():

@@ -26,7 +26,7 @@ Rules modelled here (as the reference engine applies them):
 
 from __future__ import annotations
 
-from collections import deque
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
@@ -36,6 +36,10 @@ from rhineland.board.hexgrid import opposite
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile
 from rhineland.board.upgrades import TileGeometry, geometry
+
+# a chain of track can be a few hundred paths long; the walk recurses along it
+if sys.getrecursionlimit() < 10_000:
+    sys.setrecursionlimit(10_000)
 
 FIXED_COLORS = frozenset({"red", "gray", "blue"})
 """Preprinted colours that link to a neighbour only where their track points at it."""
@@ -148,7 +152,8 @@ def compute_connectivity(
 
     order = _hex_order(board.spec)
     sources: list[NodeRef] = []
-    for (hid, ci), syms in sorted(tokens.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1])):
+    ordered = sorted(tokens.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1]))
+    for (hid, ci), syms in ordered:
         if entity in syms:
             cities = geoms[hid].cities
             if ci < len(cities):
@@ -156,105 +161,137 @@ def compute_connectivity(
     sources.extend(extra_sources)
     sources = list(dict.fromkeys(sources))
 
-    hexes: dict[str, set[int]] = {}
-    nodes: set[NodeRef] = set()
-    seen_paths: set[PathRef] = set()
-    blocked_cache: dict[NodeRef, bool] = {}
-
-    def blocks(hid: str, part: int, g: TileGeometry) -> bool:
-        key = (hid, part)
-        got = blocked_cache.get(key)
-        if got is None:
-            got = False
-            if part in g.cities:
-                ci = g.cities.index(part)
-                got = rules.city_blocks(
-                    board, hid, ci, entity, list(tokens.get((hid, ci), ())), g.tile.node(part).slots
-                )
-            blocked_cache[key] = got
-        return got
-
+    walk = _Walk(board, entity, rules, links, geoms, tokens, stop_at)
     for start in sources:
-        nodes.add(start)
-        hexes.setdefault(start[0], set()).update(links[start[0]])
-
-    # The walk is a depth-first search over chains of track: a chain never
-    # re-enters a path, never leaves a hex twice by the same edge, and never
-    # enters a path through an edge it already left by (``edge_use``).  Paths
-    # and nodes stay visited once walked, except beyond a "converging" exit
-    # (an exit shared by several paths of a tile), where they are released
-    # when the chain backs up, so that other chains may use them.
+        walk.nodes.add(start)
+        walk.hexes.setdefault(start[0], set()).update(links[start[0]])
     for start in sources:
-        visited_nodes: set[NodeRef] = {s for s in sources if s != start}
-        visited_paths: set[PathRef] = set()
-        edge_use: set[tuple[str, int]] = set()
-
-        def walk_node(node: NodeRef, converging: bool) -> None:
-            if node in visited_nodes:
-                return
-            visited_nodes.add(node)
-            h, part = node
-            for pi in geoms[h].node_paths.get(part, ()):
-                walk_path(h, pi, -1, converging, node)
-            if converging:
-                visited_nodes.discard(node)
-
-        def walk_path(h: str, pi: int, skip: int, converging: bool, origin: NodeRef) -> None:
-            ref = (h, pi)
-            if ref in visited_paths:
-                return
-            g = geoms[h]
-            path = g.paths[pi]
-            for e in path.edges:
-                if (h, e) in edge_use:
-                    return
-            visited_paths.add(ref)
-            hl = links[h]
-            if ref not in seen_paths:
-                seen_paths.add(ref)
-                if ref in stop_at:
-                    raise _Found
-                touched = hexes.setdefault(h, set())
-                for e in path.edges:
-                    touched.add(e)
-                    other = hl.get(e)
-                    if other is not None:
-                        hexes.setdefault(other, set()).add(_OPPOSITE[e])
-                for n in path.nodes:
-                    nodes.add((h, n))
-            if not path.terminal:
-                for n in path.nodes:
-                    nxt = (h, n)
-                    if nxt != origin and not blocks(h, n, g):
-                        walk_node(nxt, converging)
-            for e in path.edges:
-                if e == skip:
-                    continue
-                other = hl.get(e)
-                if other is None:
-                    continue
-                key = (h, e)
-                edge_use.add(key)
-                back = _OPPOSITE[e]
-                og = geoms[other]
-                conv = converging or len(g.edge_paths[e]) > 1
-                for npi in og.edge_paths.get(back, ()):
-                    if og.paths[npi].gauge == path.gauge:
-                        walk_path(other, npi, back, conv, origin)
-                edge_use.discard(key)
-            if converging:
-                visited_paths.discard(ref)
-
         try:
-            walk_node(start, False)
+            walk.from_token(start, sources)
         except _Found:
             break
     return Connectivity(
         entity=entity,
-        hexes={h: frozenset(es) for h, es in hexes.items()},
-        nodes=frozenset(nodes),
-        paths=frozenset(seen_paths),
+        hexes={h: frozenset(es) for h, es in walk.hexes.items()},
+        nodes=frozenset(walk.nodes),
+        paths=frozenset(walk.seen_paths),
     )
+
+
+class _Walk:
+    """One connectivity walk (see :func:`compute_connectivity`).
+
+    The walk is a depth-first search over chains of track: a chain never
+    re-enters a path, never leaves a hex twice by the same edge, and never
+    enters a path through an edge it already left by (``edge_use``).  Paths
+    and nodes stay visited once walked, except beyond a "converging" exit (an
+    exit shared by several paths of a tile), where they are released when the
+    chain backs up, so that other chains may use them.  This is the reference
+    engine's walk; the result is what it calls connected.
+    """
+
+    def __init__(
+        self,
+        board: Board,
+        entity: str,
+        rules: BoardRulesLike,
+        links: Mapping[str, Mapping[int, str]],
+        geoms: Mapping[str, TileGeometry],
+        tokens: Mapping[tuple[str, int], list[str]],
+        stop_at: frozenset[PathRef],
+    ) -> None:
+        self.board = board
+        self.entity = entity
+        self.rules = rules
+        self.links = links
+        self.geoms = geoms
+        self.tokens = tokens
+        self.stop_at = stop_at
+        self.hexes: dict[str, set[int]] = {}
+        self.nodes: set[NodeRef] = set()
+        self.seen_paths: set[PathRef] = set()
+        self.blocked: dict[NodeRef, bool] = {}
+        self.visited_nodes: set[NodeRef] = set()
+        self.visited_paths: set[PathRef] = set()
+        self.edge_use: set[tuple[str, int]] = set()
+
+    def from_token(self, start: NodeRef, sources: list[NodeRef]) -> None:
+        """Walk from one token city (the other token cities count as visited)."""
+        self.visited_nodes = {s for s in sources if s != start}
+        self.visited_paths = set()
+        self.edge_use = set()
+        self.node(start, False)
+
+    def blocks(self, hid: str, part: int, g: TileGeometry) -> bool:
+        key = (hid, part)
+        got = self.blocked.get(key)
+        if got is None:
+            got = False
+            if part in g.cities:
+                ci = g.cities.index(part)
+                got = self.rules.city_blocks(
+                    self.board, hid, ci, self.entity, list(self.tokens.get((hid, ci), ())),
+                    g.tile.node(part).slots,
+                )
+            self.blocked[key] = got
+        return got
+
+    def node(self, node: NodeRef, converging: bool) -> None:
+        if node in self.visited_nodes:
+            return
+        self.visited_nodes.add(node)
+        h, part = node
+        for pi in self.geoms[h].node_paths.get(part, ()):
+            self.path(h, pi, -1, converging, node)
+        if converging:
+            self.visited_nodes.discard(node)
+
+    def path(self, h: str, pi: int, skip: int, converging: bool, origin: NodeRef) -> None:
+        ref = (h, pi)
+        if ref in self.visited_paths:
+            return
+        g = self.geoms[h]
+        path = g.paths[pi]
+        edge_use = self.edge_use
+        for e in path.edges:
+            if (h, e) in edge_use:
+                return
+        self.visited_paths.add(ref)
+        hl = self.links[h]
+        if ref not in self.seen_paths:
+            self.seen_paths.add(ref)
+            if ref in self.stop_at:
+                raise _Found
+            touched = self.hexes.setdefault(h, set())
+            for e in path.edges:
+                touched.add(e)
+                other = hl.get(e)
+                if other is not None:
+                    self.hexes.setdefault(other, set()).add(_OPPOSITE[e])
+            for n in path.nodes:
+                self.nodes.add((h, n))
+        if not path.terminal:
+            for n in path.nodes:
+                nxt = (h, n)
+                if nxt != origin and not self.blocks(h, n, g):
+                    self.node(nxt, converging)
+        for e in path.edges:
+            if e == skip:
+                continue
+            other = hl.get(e)
+            if other is None:
+                continue
+            key = (h, e)
+            edge_use.add(key)
+            back = _OPPOSITE[e]
+            og = self.geoms[other]
+            conv = converging or len(g.edge_paths[e]) > 1
+            for npi in og.edge_paths.get(back, ()):
+                if og.paths[npi].gauge == path.gauge:
+                    self.path(other, npi, back, conv, origin)
+            edge_use.discard(key)
+        if converging:
+            self.visited_paths.discard(ref)
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from rhineland.board.board import Board
 from rhineland.board.graph import Connectivity, compute_connectivity, connectivity, hex_links
@@ -100,7 +100,9 @@ class LayContext:
     ``cash``: the entity's cash in M; ``privates``: sym -> :class:`PrivateState`;
     ``next_token_price``: price in M of the entity's next unplaced token (None:
     none left); ``tokened`` / ``bought_train``: already done this turn (private
-    lays are then unavailable in 18Rhl); ``extra`` is for title hooks.
+    lays are then unavailable in 18Rhl); ``teleported``: the private company
+    whose teleport lay the entity has just made (its token may follow, in that
+    ability's hexes, without connection); ``extra`` is for title hooks.
     """
 
     board: Board
@@ -116,6 +118,7 @@ class LayContext:
     next_token_price: int | None = None
     tokened: bool = False
     bought_train: bool = False
+    teleported: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def connectivity(self) -> Connectivity:
@@ -130,7 +133,8 @@ class SpecialAbility:
     ``kind``: ``"tile_lay"`` (extra lay, no connection needed) or ``"teleport"``
     (lay then optionally token, no connection needed); ``hexes``/``tiles``: where
     and what; ``special``: the lay skips label and city checks when processed;
-    ``free``: no terrain cost.
+    ``free``: no terrain cost; ``reachable``: the hex must be on the operating
+    company's network and the new tile's track must join it.
     """
 
     company: str
@@ -139,6 +143,7 @@ class SpecialAbility:
     tiles: tuple[str, ...]
     special: bool = False
     free: bool = True
+    reachable: bool = False
 
 
 # -- the title hooks --------------------------------------------------------------------
@@ -295,6 +300,7 @@ class BoardRules:
                         tiles=tuple(ab.get("tiles", ())),
                         special=bool(ab.get("special", False)) if kind == "tile_lay" else False,
                         free=bool(ab.get("free", ab.get("free_tile_lay", False))),
+                        reachable=bool(ab.get("reachable", False)) if kind == "tile_lay" else False,
                     )
                 )
                 break
@@ -331,6 +337,19 @@ class BoardRules:
         return None
 
     # -- tokens ----------------------------------------------------------------------
+    def teleport_token_hexes(self, company: str) -> tuple[str, ...]:
+        """Hexes where a token may follow ``company``'s teleport lay (its ability's hexes)."""
+        for p in self.data.privates:
+            if p.sym == company:
+                ab = p.ability("teleport")
+                if ab is not None:
+                    return tuple(ab.get("hexes", ()))
+        return ()
+
+    def teleport_token_price(self, ctx: LayContext, company: str, price: int) -> int:
+        """Price in M of the token after a teleport (default: free)."""
+        return 0
+
     def reservations(self, board: Board, hex_id: str, city_index: int) -> tuple[str, ...]:
         """Corporations holding a reserved slot (home) in this city, not yet tokened there.
 
@@ -448,16 +467,8 @@ def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: i
         new_rev = sorted(_max_revenue(new_tile, n) for n in np_.nodes)
         if old_rev != new_rev:
             fresh.append(i)
-    if fresh:
-        override = (
-            hex_id, new_tile, rotation % 6, remap_tokens(ctx.board, hex_id, new_tile, rotation)
-        )
-        targets = frozenset((hex_id, i) for i in fresh)
-        conn = compute_connectivity(
-            ctx.board, ctx.entity, ctx.rules, override=override, stop_at=targets
-        )
-        if targets & conn.paths:
-            return None
+    if _walks_any(ctx, hex_id, new_tile, rotation, fresh):
+        return None
     if ctx.rules.restriction == "restrictive":
         return "must use new track"
     return "must use new track or change city value"
@@ -503,10 +514,13 @@ def _normal_candidates(ctx: LayContext, hex_id: str, conn: Connectivity) -> list
 
 
 def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -> list[Lay]:
+    """A private's lays on one hex: offered (its tiles, phase colours) and accepted."""
     rules = ctx.rules
     if hex_id not in ctx.data.map.hexes:
         return []
     if rules.hex_blocker(ctx, hex_id, ability.company) is not None:
+        return []
+    if ability.reachable and hex_id not in ctx.connectivity().hexes:
         return []
     placed = ctx.board.tiles[hex_id]
     links = hex_links(ctx.board.spec)[hex_id]
@@ -526,8 +540,31 @@ def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -
         if cost > ctx.cash:
             continue
         for r in rotations:
+            if ability.reachable and not _joins_network(ctx, hex_id, new, r):
+                continue
             out.append(Lay(hex_id, new.name, r, cost, ability.company))
     return out
+
+
+def _joins_network(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
+    """Whether some track of ``new_tile`` laid on ``hex_id`` is walked by the entity's network."""
+    every = range(len(geometry(new_tile, rotation).paths))
+    return _walks_any(ctx, hex_id, new_tile, rotation, every)
+
+
+def _walks_any(
+    ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, indices: Iterable[int]
+) -> bool:
+    """With ``new_tile`` laid on ``hex_id``, does the network walk one of these of its paths?"""
+    targets = frozenset((hex_id, i) for i in indices)
+    if not targets:
+        return False
+    seats = remap_tokens(ctx.board, hex_id, new_tile, rotation)
+    conn = compute_connectivity(
+        ctx.board, ctx.entity, ctx.rules, override=(hex_id, new_tile, rotation % 6, seats),
+        stop_at=targets,
+    )
+    return bool(targets & conn.paths)
 
 
 def legal_tile_lays(ctx: LayContext) -> list[Lay]:
@@ -551,10 +588,11 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
 def check_tile_lay(
     ctx: LayContext, hex_id: str, tile_name: str, rotation: int, special: str | None = None
 ) -> int:
-    """Cost in M of laying ``tile_name`` at ``rotation`` on ``hex_id``.
+    """Cost in M of laying ``tile_name`` at ``rotation`` (0..5) on ``hex_id``.
 
-    ``special``: the private company whose ability makes the lay.  Raises
-    :class:`GameError` naming the broken rule (module docstring) otherwise.
+    ``special``: the private company whose ability makes the lay (None: a
+    normal lay).  A lay passes exactly when :func:`legal_tile_lays` lists it.
+    Raises :class:`GameError` naming the broken rule (module docstring).
     """
     if hex_id not in ctx.data.map.hexes:
         raise GameError(f"no hex {hex_id!r} on the map", "track.hex")
@@ -564,87 +602,98 @@ def check_tile_lay(
     if not ctx.board.supply.get(tile_name):
         raise GameError(f"no unused copy of tile {tile_name} is left", "track.supply")
     rotation %= 6
-    placed = ctx.board.tiles[hex_id]
-    actor = special or ctx.entity
-    blocker = ctx.rules.hex_blocker(ctx, hex_id, actor)
+    blocker = ctx.rules.hex_blocker(ctx, hex_id, special or ctx.entity)
     if blocker is not None:
         raise GameError(f"{hex_id} is blocked by {blocker}", "track.hex")
     if special:
         ability = next((a for a in ctx.rules.special_abilities(ctx) if a.company == special), None)
         if ability is None:
             raise GameError(
-                f"{special} has no tile ability {ctx.entity}'s president may use now",
+                f"{special} has no map ability {ctx.entity}'s president may use now",
                 "track.private",
             )
-        if hex_id not in ability.hexes or tile_name not in ability.tiles and not any(
-            t.name == tile_name
-            for t in ctx.rules.special_offered(ctx, ability, hex_id, placed.tile)
-        ):
+        if hex_id not in ability.hexes:
             raise GameError(
-                f"{special} cannot lay tile {tile_name} on {hex_id} "
-                f"(hexes {', '.join(ability.hexes)}; tiles {', '.join(ability.tiles)})",
-                "track.private",
+                f"{special} lays only on {', '.join(ability.hexes)}, not {hex_id}", "track.private"
             )
-        lays = [
-            lay for lay in _special_candidates(ctx, ability, hex_id)
-            if lay.tile == tile_name and lay.rotation == rotation
-        ]
-        if not lays:
-            _explain(ctx, hex_id, new, rotation, special)
-        return lays[0].cost
-    conn = ctx.connectivity()
-    if hex_id not in conn.hexes:
-        raise GameError(
-            f"{hex_id} is not connected to {ctx.entity}'s network", "track.connected"
-        )
-    lays = [
-        lay for lay in _normal_candidates(ctx, hex_id, conn)
-        if lay.tile == tile_name and lay.rotation == rotation
-    ]
-    if not lays:
-        _explain(ctx, hex_id, new, rotation, None)
-    return lays[0].cost
+        lays = _special_candidates(ctx, ability, hex_id)
+    else:
+        conn = ctx.connectivity()
+        if hex_id not in conn.hexes:
+            raise GameError(
+                f"{hex_id} is not connected to {ctx.entity}'s network", "track.connected"
+            )
+        lays = _normal_candidates(ctx, hex_id, conn)
+    for lay in lays:
+        if lay.tile == tile_name and lay.rotation == rotation:
+            return lay.cost
+    _explain(ctx, hex_id, new, rotation, special)
 
 
-def _explain(ctx: LayContext, hex_id: str, new: Tile, rotation: int, special: str | None) -> None:
+def _explain(
+    ctx: LayContext, hex_id: str, new: Tile, rotation: int, special: str | None
+) -> NoReturn:
     """Raise the :class:`GameError` that says why a lay is not legal."""
+    rules = ctx.rules
     placed = ctx.board.tiles[hex_id]
     old = placed.tile
     what = f"tile {new.name} rotation {rotation} on {hex_id} (now {old.name})"
-    if new.color not in ctx.tile_colors and not (special and new.color == "orange"):
-        raise GameError(
-            f"{what}: {new.color} tiles are not allowed in phase {ctx.phase} "
-            f"(allowed: {', '.join(ctx.tile_colors)})",
-            "track.phase",
-        )
-    if not ctx.rules.upgrades_to(hex_id, old, new, special=bool(special), company=special,
-                                 phase=ctx.phase):
-        raise GameError(f"{what}: {old.name} does not upgrade to {new.name}", "track.upgrade")
-    cost = ctx.rules.lay_cost(ctx, hex_id, old, new)
-    if not special and cost > ctx.cash:
-        raise GameError(
-            f"{what}: costs {cost}M but {ctx.entity} has {ctx.cash}M", "track.cash"
-        )
-    if not special:
-        err = _restriction_error(ctx, hex_id, new, rotation)
-        reach = ctx.connectivity().hexes.get(hex_id, frozenset())
-        if ctx.rules.fixed_rotation(ctx, hex_id, new) is None and not _rotation_ok(
-            ctx, hex_id, new, rotation, reach
-        ):
+    ability = next((a for a in rules.special_abilities(ctx) if a.company == special), None)
+    if ability is not None:
+        if all(t.name != new.name for t in rules.special_offered(ctx, ability, hex_id, old)):
             raise GameError(
-                f"{what}: not a legal rotation (exits {sorted(geometry(new, rotation).exits)}, "
-                f"network edges here {sorted(reach)})",
-                "track.rotation",
+                f"{what}: not a tile {special} may lay there in phase {ctx.phase} "
+                f"(its tiles: {', '.join(ability.tiles)})",
+                "track.private",
             )
-        if err is not None:
-            raise GameError(f"{what}: {err}", "track.restriction")
-    raise GameError(f"{what}: not a legal lay", "track.rotation")
+        refusal = rules.special_refusal(ctx, ability, new)
+        if refusal is not None:
+            raise GameError(f"{what}: {refusal}", "track.private")
+        reach: Iterable[int] = hex_links(ctx.board.spec)[hex_id]
+    else:
+        if new.color not in ctx.tile_colors:
+            raise GameError(
+                f"{what}: {new.color} tiles are not allowed in phase {ctx.phase} "
+                f"(allowed: {', '.join(ctx.tile_colors)})",
+                "track.phase",
+            )
+        reach = ctx.connectivity().hexes.get(hex_id, frozenset())
+    if not rules.can_upgrade(hex_id, old, new, special=special is not None, company=special,
+                             phase=ctx.phase):
+        raise GameError(f"{what}: {old.name} does not upgrade to {new.name}", "track.upgrade")
+    cost = 0 if ability is not None and ability.free else rules.lay_cost(ctx, hex_id, old, new)
+    if cost > ctx.cash:
+        raise GameError(f"{what}: costs {cost}M but {ctx.entity} has {ctx.cash}M", "track.cash")
+    fixed: Iterable[int] | None
+    if ability is not None:
+        fixed = rules.special_rotations(ctx, ability, hex_id, new)
+    else:
+        one = rules.fixed_rotation(ctx, hex_id, new)
+        fixed = None if one is None else (one,)
+    if fixed is not None and rotation not in fixed:
+        raise GameError(
+            f"{what}: only rotation {', '.join(map(str, fixed))} is offered there", "track.rotation"
+        )
+    if fixed is None and not _rotation_ok(ctx, hex_id, new, rotation, reach):
+        raise GameError(
+            f"{what}: not a legal rotation (new exits {sorted(geometry(new, rotation).exits)}, "
+            f"must reach one of {sorted(reach)}, keep the old track and cities, "
+            "and lead only to hexes track may enter)",
+            "track.rotation",
+        )
+    if ability is not None:
+        raise GameError(f"{what}: the new track does not join the network", "track.connected")
+    err = _restriction_error(ctx, hex_id, new, rotation)
+    raise GameError(f"{what}: {err or 'not a legal lay'}", "track.restriction")
 
 
 # -- tokens -----------------------------------------------------------------------------
 
 
-def _token_error(ctx: LayContext, hex_id: str, city_index: int, conn: Connectivity) -> str | None:
+def _token_error(
+    ctx: LayContext, hex_id: str, city_index: int, conn: Connectivity | None
+) -> str | None:
+    """Why the next token may not go there (None: it may); ``conn`` None skips connection."""
     board = ctx.board
     placed = board.tiles[hex_id]
     cities = placed.tile.cities
@@ -652,32 +701,55 @@ def _token_error(ctx: LayContext, hex_id: str, city_index: int, conn: Connectivi
         return f"{hex_id} has no city {city_index}"
     if ctx.next_token_price is None:
         return f"{ctx.entity} has no tokens left"
-    if not conn.city_connected(board, hex_id, city_index):
+    if conn is not None and not conn.city_connected(board, hex_id, city_index):
         return f"city {city_index} of {hex_id} is not connected to {ctx.entity}'s network"
-    for ci in range(len(cities)):
-        if ctx.entity in board.tokens_in(hex_id, ci):
-            return f"{ctx.entity} already has a token on {hex_id}"
     tokens = board.tokens_in(hex_id, city_index)
     reserved = ctx.rules.reservations(board, hex_id, city_index)
     free = cities[city_index].slots - len(tokens) - len(reserved)
     if ctx.entity not in reserved and free <= 0:
         return f"no free token slot in city {city_index} of {hex_id}"
-    if ctx.next_token_price > ctx.cash:
-        return f"the token costs {ctx.next_token_price}M but {ctx.entity} has {ctx.cash}M"
+    price = _token_price(ctx)
+    if price > ctx.cash:
+        return f"the token costs {price}M but {ctx.entity} has {ctx.cash}M"
+    for ci in range(len(cities)):
+        if ctx.entity in board.tokens_in(hex_id, ci):
+            return f"{ctx.entity} already has a token on {hex_id}"
     return None
 
 
-def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
-    """Every city where ``ctx.entity`` may place its next token now, with the price in M."""
+def _token_price(ctx: LayContext) -> int:
+    price = ctx.next_token_price or 0
+    if ctx.teleported:
+        return ctx.rules.teleport_token_price(ctx, ctx.teleported, price)
+    return price
+
+
+def _token_hexes(ctx: LayContext) -> tuple[list[str], Connectivity | None]:
+    """Candidate hexes for the next token, and the network to check (None: teleport)."""
+    if ctx.teleported:
+        hexes = [h for h in ctx.rules.teleport_token_hexes(ctx.teleported) if h in ctx.board.tiles]
+        return hexes, None
     conn = ctx.connectivity()
+    return sorted({h for h, _ in conn.nodes}), conn
+
+
+def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
+    """Every city where ``ctx.entity`` may place its next token now, with the price in M.
+
+    Normally a city its network reaches; right after a teleport lay
+    (``ctx.teleported``) a city in that ability's hexes, connected or not.
+    """
     out: list[TokenSpot] = []
     if ctx.next_token_price is None:
         return out
-    for hex_id in sorted({h for h, _ in conn.nodes}):
+    hexes, conn = _token_hexes(ctx)
+    price = _token_price(ctx)
+    for hex_id in hexes:
         n = len(ctx.board.tiles[hex_id].tile.cities)
         for ci in range(n):
             if _token_error(ctx, hex_id, ci, conn) is None:
-                out.append(TokenSpot(hex_id, ci, ctx.next_token_price))
+                out.append(TokenSpot(hex_id, ci, price))
+    out.sort()
     return out
 
 
@@ -685,13 +757,19 @@ def check_token(ctx: LayContext, hex_id: str, city_index: int) -> int:
     """Price in M of placing ``ctx.entity``'s next token in city ``city_index`` of ``hex_id``.
 
     Raises :class:`GameError` (rule ``token.place``) when the city is not
-    connected, full, reserved for others, already holds the entity's token in
-    that hex, or the entity cannot pay.
+    connected (or, after a teleport, not in the ability's hexes), full,
+    reserved for others, the entity already has a token in that hex, or it
+    cannot pay.
     """
     if hex_id not in ctx.data.map.hexes:
         raise GameError(f"no hex {hex_id!r} on the map", "token.place")
-    err = _token_error(ctx, hex_id, city_index, ctx.connectivity())
+    hexes, conn = _token_hexes(ctx)
+    if conn is None and hex_id not in hexes:
+        raise GameError(
+            f"after {ctx.teleported}'s teleport a token may go only on {', '.join(hexes)}",
+            "token.place",
+        )
+    err = _token_error(ctx, hex_id, city_index, conn)
     if err is not None:
         raise GameError(err, "token.place")
-    assert ctx.next_token_price is not None
-    return ctx.next_token_price
+    return _token_price(ctx)

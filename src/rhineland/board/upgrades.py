@@ -187,7 +187,7 @@ def paths_within(old: Iterable[RotatedPath], new: tuple[RotatedPath, ...]) -> bo
 
 
 def keeps_track(old: Tile, new: Tile) -> bool:
-    """Some rotation of ``old``'s track lies inside ``new``'s (reference ``paths_are_subset_of?``)."""
+    """Some rotation of ``old``'s track lies inside ``new``'s (``paths_are_subset_of?``)."""
     target = geometry(new, 0).paths
     return any(paths_within(geometry(old, r).paths, target) for r in range(6))
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.board.board import Board
 from rhineland.engine.actions import (
     Action,
+    DestinationConnection,
     Message,
     ProgramBuyShares,
     ProgramDisable,
@@ -290,6 +291,9 @@ class Game:
             # Programmed actions only set up the server's automation; their
             # effects are the auto_actions recorded with later actions.
             return
+        if isinstance(action, DestinationConnection):
+            self.title.check_destination_connection(self, action)
+            return
         self.title.before_action(self, action)
         self.round.process(self, action)
         self.title.after_action(self, action)
@@ -348,6 +352,8 @@ class Game:
             return [entity.id]
         if isinstance(entity, Corporation):
             pres = entity.president
+            if pres is None and entity.receivership:
+                return self.title.entity_acting_ids(self, entity)
             return [pres] if pres is not None else []
         if isinstance(entity, Minor):
             return [entity.owner] if entity.owner is not None else []

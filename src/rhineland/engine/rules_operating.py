@@ -15,6 +15,7 @@ from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Private
 from rhineland.engine.shares import move_price, operating_order_key
 from rhineland.errors import GameError
 from rhineland.routes import RevenueRules, RouteContext, RouteResult, run_revenue
+from rhineland.routes.graph import track_graph
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -92,6 +93,10 @@ class OperatingRules:
         corps.sort(key=lambda c: operating_order_key(game, c))
         return [c.sym for c in corps]
 
+    def sort_operating(self, game: Game, syms: list[str]) -> list[str]:
+        """``syms`` in operating order (share price; corporations only by default)."""
+        return sorted(syms, key=lambda s: operating_order_key(game, game.corporations[s]))
+
     def operator(self, game: Game, sym: str) -> Any:
         if sym in game.corporations:
             return game.corporations[sym]
@@ -163,15 +168,17 @@ class OperatingRules:
             return True
         if step == "token":
             return not rnd.tokened and self.can_place_token(game, entity)
-        if step in ("route", "dividend"):
-            return bool(entity.trains)
+        if step == "route":
+            return bool(entity.trains) and self.has_route(game, entity)
+        if step == "dividend":
+            return rnd.revenue > 0
         if step == "buy_train":
             return self.can_buy_train(game, entity)
         return False
 
     def skip_step(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> None:
-        """A skipped dividend step is a withhold of 0M."""
-        if step == "dividend" and not rnd.route_results:
+        """A skipped dividend step (no run, or a run for 0M) is a withhold of 0M."""
+        if step == "dividend":
             self.pay_dividend(game, rnd, entity, "withhold")
 
     def process_operating_action(self, game: Game, rnd: OperatingRound, entity: Any,
@@ -330,6 +337,10 @@ class OperatingRules:
             move_price(game, corp, "right")
 
     # -- trains -----------------------------------------------------------------------------
+    def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
+        """Players who decide for an entity without an owner (default: nobody)."""
+        return []
+
     def train_limit(self, game: Game, entity: Any) -> int:
         kind = "minor" if isinstance(entity, Minor) else "corporation"
         return int(game.phase.limit_for(kind))
@@ -365,9 +376,14 @@ class OperatingRules:
         return not entity.trains and self.has_route(game, entity)
 
     def has_route(self, game: Game, entity: Any) -> bool:
-        """Whether ``entity``'s network reaches at least two revenue locations."""
-        conn = self.lay_context(game, None, entity).connectivity()
-        return len(conn.nodes) >= 2
+        """Whether track leads from one of ``entity``'s token cities to another revenue
+        location (a route could be run)."""
+        graph = track_graph(game.board)
+        for hex_id, city_index in entity.tokens:
+            for node in graph.by_hex.get(hex_id, []):
+                if node.city_index == city_index and graph.out[node.id]:
+                    return True
+        return False
 
     def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         if self.must_buy_train(game, entity) and self.available_depot_trains(game):

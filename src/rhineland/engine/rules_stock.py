@@ -186,9 +186,12 @@ class StockRules:
             if not corp.operated or corp.closed:
                 continue
             for cert in corp.certs_of(player.id):
-                if cert.president:
-                    continue
-                if corp.percent_of(MARKET) + cert.percent <= limit:
+                if corp.percent_of(MARKET) + 10 > limit:
+                    break
+                if not cert.president:
+                    return True
+                others = [p for p in game.seat_order() if p is not player]
+                if any(corp.percent_of(p.id) >= cert.percent for p in others):
                     return True
         return False
 

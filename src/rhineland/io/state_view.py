@@ -110,7 +110,7 @@ def corporation_view(game: Game, c: Corporation) -> dict[str, Any]:
         "par": c.par_price.price if c.par_price else None,
         "floated": c.floated,
         "ipoed": c.ipoed,
-        "president": str(pres) if pres is not None else None,
+        "president": _president(c),
         "trains": [t.id for t in c.trains],
         "tokens": [[h, i] for h, i in c.tokens],
         "tokens_left": c.tokens_left,
@@ -121,6 +121,14 @@ def corporation_view(game: Game, c: Corporation) -> dict[str, Any]:
         "operated": c.operated,
         "closed": c.closed,
     }
+
+
+def _president(c: Corporation) -> str | None:
+    """The president's id, or ``"market"`` while the president's certificate lies there."""
+    cert = next((x for x in c.certificates if x.president), None)
+    if cert is None or cert.owner == IPO:
+        return None
+    return str(cert.owner)
 
 
 def minor_view(m: Minor) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import (
     Action,
     BuyTrain,
-    DestinationConnection,
     DiscardTrain,
     Dividend,
     LayTile,
@@ -112,6 +111,12 @@ class OperatingRound(Round):
             game.title.skip_step(game, self, entity, name)
         return False
 
+    def end_turn_now(self, game: Game, entity: Any) -> None:
+        """End ``entity``'s turn at once (e.g. after a bankruptcy)."""
+        game.title.end_operating_turn(game, self, entity)
+        self.index += 1
+        self._start_entity(game)
+
     def resume(self, game: Game, entity: Any) -> None:
         """Continue the current step after an interruption, if it still applies."""
         assert self.step is not None
@@ -132,9 +137,17 @@ class OperatingRound(Round):
 
     # -- processing -------------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
-        if isinstance(action, DestinationConnection):
-            game.title.check_destination_connection(game, action)
-            return
+        self._process(game, action)
+        if game.state.round is self:
+            self.recalculate_order(game)
+
+    def recalculate_order(self, game: Game) -> None:
+        """Entities yet to operate this round are re-sorted after price changes."""
+        rest = self.order[self.index + 1:]
+        if len(rest) > 1:
+            self.order[self.index + 1:] = game.title.sort_operating(game, rest)
+
+    def _process(self, game: Game, action: Action) -> None:
         if self.pending_discards:
             self._discard(game, action)
             return

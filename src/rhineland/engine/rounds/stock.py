@@ -204,6 +204,8 @@ class StockRound(Round):
         sell_certificates(game, player, corp, certs, action.percent)
         self.sold.setdefault(player.id, set()).add(corp.sym)
         self.sold_this_turn.append(corp.sym)
+        if not game.title.can_act_in_stock_round(game, self, player):
+            self.end_turn(game, player, passed=True)
 
     def _cert(self, game: Game, share_id: str) -> Certificate:
         sym, _, idx = share_id.rpartition("_")

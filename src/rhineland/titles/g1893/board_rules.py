@@ -1,4 +1,4 @@
-"""1893: Cologne tile and token rules: the exceptions to :class:`~rhineland.board.legality.BoardRules`.
+"""1893: Cologne tile and token rules (exceptions to :class:`rhineland.board.legality.BoardRules`).
 
 Sources: the seed rules summary (``001``), the reference facts
 (``game_constants``: ``leverkusen_*``, ``rhine_passage``, ``tile_block``;

@@ -1,4 +1,4 @@
-"""18Rhl tile and token rules: the exceptions to :class:`~rhineland.board.legality.BoardRules`.
+"""18Rhl tile and token rules (exceptions to :class:`rhineland.board.legality.BoardRules`).
 
 Sources: the seed rules summary (``000``), the reference facts
 (``game_constants``: ``upgrades_to_87``, ``upgrades_from_58``,
@@ -21,6 +21,8 @@ the reference engine's 18Rhl track/token steps.
   green metropolis tile (never brown); Nos. 2 and 4 are not usable in phase 2;
   no private lay after the company tokened or bought a train this turn.
 * No. 1 (PWB) blocks E14 except for its owner's companies.
+* After a teleport lay the token may follow without connection: free after
+  No. 2's, at the normal price after No. 4's.
 """
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ class RhlBoardRules(BoardRules):
         self.from_3: frozenset[str] = frozenset(c.get("upgrades_from_3", ()))
         self.from_4: frozenset[str] = frozenset(c.get("upgrades_from_4", ()))
         self.from_58: frozenset[str] = frozenset(c.get("upgrades_from_58", ()))
-        self.osterath_from: tuple[str, ...] = tuple(c.get("osterath_potential_tile_upgrades_from", ()))
+        self.osterath_from: tuple[str, ...] = tuple(
+            c.get("osterath_potential_tile_upgrades_from", ())
+        )
         self.ratingen_hex: str = str(c.get("ratingen_hex", "E12"))
         self.promotion = "promotion_tiles" in self.data.optional_rules
         self.ratingen = "ratingen_variant" in self.data.optional_rules
@@ -157,10 +161,7 @@ class RhlBoardRules(BoardRules):
     ) -> bool:
         if hex_id not in ("E14", self.ratingen_hex):
             return False
-        if actor in ctx.privates:
-            player = ctx.privates[actor].owner
-        else:
-            player = ctx.president
+        player = ctx.privates[actor].owner if actor in ctx.privates else ctx.president
         return player is not None and player == state.owner
 
     def rotation_allowed(self, ctx: LayContext, hex_id: str, new: TileGeometry) -> bool:
@@ -189,9 +190,13 @@ class RhlBoardRules(BoardRules):
         self, ctx: LayContext, ability: SpecialAbility, hex_id: str, old: Tile
     ) -> list[Tile]:
         tiles = super().special_offered(ctx, ability, hex_id, old)
-        if hex_id == "E8" and ability.company == KEO and OSTERATH in ctx.data.tiles:
-            if ctx.board.supply.get(OSTERATH) and all(t.name != OSTERATH for t in tiles):
-                tiles.append(ctx.data.tiles[OSTERATH])
+        if (
+            hex_id == "E8"
+            and ability.company == KEO
+            and ctx.board.supply.get(OSTERATH)
+            and all(t.name != OSTERATH for t in tiles)
+        ):
+            tiles.append(ctx.data.tiles[OSTERATH])
         if ability.company == SZL:
             tiles = [
                 t for t in tiles
@@ -205,6 +210,10 @@ class RhlBoardRules(BoardRules):
         if hex_id == "E8" and ability.company == KEO and new.name == OSTERATH:
             return (1,)
         return None
+
+    def teleport_token_price(self, ctx: LayContext, company: str, price: int) -> int:
+        # No. 4's token after its ferry lay costs the normal price; No. 2's is free
+        return price if company == TJT else 0
 
     def special_refusal(self, ctx: LayContext, ability: SpecialAbility, new: Tile) -> str | None:
         if ability.company == TJT and new.color == "brown":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import LayTile, Pass, PlaceToken
+from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Private
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
@@ -33,32 +33,53 @@ RHE_PARS = (70, 75, 80)
 
 
 def rhe_link_established(game: Game) -> bool:
-    """Whether track links Düren (K6) with both Aachen (K2) and Köln (I10).
+    """Whether Düren (K6) is linked by track with Aachen (K2) and with Köln (I10).
 
-    The walk follows track from Düren's city through towns and through cities
-    not fully occupied by tokens (as the operated corporations could run).
+    Each link counts when some operated corporation could walk it: from the
+    first node of the destination hex, along track, through towns and through
+    cities not blocked for that corporation (full of other corporations'
+    tokens), to Düren's city (private No. 6; oracle traces).
     """
     graph = track_graph(game.board)
-    starts = [n for n in graph.by_hex.get("K6", []) if n.kind == "city"]
-    seen: set[int] = set()
-    stack = [n.id for n in starts]
-    reached: set[str] = set()
+    duren = _first_node(graph, "K6")
+    if duren is None:
+        return False
+    operated = [c.sym for c in game.corporations.values() if c.operated and not c.closed]
+    links = []
+    for dest in ("K2", "I10"):
+        start = _first_node(graph, dest)
+        links.append(
+            start is not None
+            and any(_reaches(game, graph, start, duren, sym) for sym in operated)
+        )
+    return all(links)
+
+
+def _first_node(graph: Any, hex_id: str) -> int | None:
+    nodes = sorted(graph.by_hex.get(hex_id, []), key=lambda n: n.part)
+    return nodes[0].id if nodes else None
+
+
+def _reaches(game: Game, graph: Any, start: int, target: int, sym: str) -> bool:
+    seen = {start}
+    stack = [start]
     while stack:
         nid = stack.pop()
-        if nid in seen:
-            continue
-        seen.add(nid)
+        if nid == target:
+            return True
         node = graph.nodes[nid]
-        reached.add(node.hex)
-        if node.hex in ("K2", "I10"):
-            continue
-        if nid not in {n.id for n in starts} and node.city_index is not None:
-            toks = game.board.tokens_in(node.hex, node.city_index)
-            if len(toks) >= node.node.slots and node.node.slots > 0:
+        if nid != start:
+            if node.kind == "offboard":
                 continue
+            if node.city_index is not None:
+                toks = game.board.tokens_in(node.hex, node.city_index)
+                if len(toks) >= node.node.slots and sym not in toks:
+                    continue
         for seg in graph.out[nid]:
-            stack.append(seg.b)
-    return "K2" in reached and "I10" in reached
+            if seg.b not in seen:
+                seen.add(seg.b)
+                stack.append(seg.b)
+    return False
 
 
 class Rhl(Title):
@@ -133,11 +154,117 @@ class Rhl(Title):
                 "rhe.link",
             )
 
+    # -- bankruptcy and receivership (reference engine; seed 000 differs) --------------------
+    def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
+        """A corporation in receivership lays no track, places no token, always withholds."""
+        if isinstance(entity, Corporation) and entity.receivership and step in (
+            "track", "token", "dividend"
+        ):
+            return False
+        return super().step_applicable(game, rnd, entity, step)
+
+    def sellable_value(self, game: Game, player: Player) -> int:
+        """M a player could raise by selling every share the rules let them sell now."""
+        total = 0
+        for corp, certs in self.sellable_bundles(game, player):
+            assert corp.share_price is not None
+            total += corp.share_price.price * sum(c.percent for c in certs) // 10
+        return total
+
+    def sellable_bundles(self, game: Game, player: Player) -> list[tuple[Corporation, list[Certificate]]]:
+        """Per corporation, the largest set of ``player``'s certificates sellable now."""
+        out = []
+        limit = game.data.rules.get("market_share_limit", 50)
+        for corp in game.corporations.values():
+            if not corp.operated or corp.closed or corp.share_price is None:
+                continue
+            room = limit - corp.percent_of(MARKET)
+            chosen: list[Certificate] = []
+            for cert in sorted(corp.certs_of(player.id), key=lambda c: -c.index):
+                if cert.president or cert.percent > room:
+                    continue
+                chosen.append(cert)
+                room -= cert.percent
+            if chosen:
+                out.append((corp, chosen))
+        return out
+
+    def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> None:
+        """The president cannot pay for the train the corporation must buy.
+
+        They sell what they may, the rest of their shares go to the market (their
+        corporations without a new president enter receivership), their privates
+        close, their cash goes to the corporation, which then buys the cheapest
+        depot train: what the treasury lacks the bank pays, and the corporation
+        owes it plus 100M (negative treasury).  Source: reference engine (oracle
+        traces); seed 000 describes a bank loan instead (docs/rules-differences.md).
+        """
+        from rhineland.engine.rounds.stock import sell_certificates
+        from rhineland.engine.shares import check_presidency
+
+        owners = game.entity_owner_ids(entity)
+        if rnd.step != "buy_train" or not self.must_buy_train(game, entity) or not owners:
+            raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
+                            "bankrupt.not_needed")
+        player = game.player(owners[0])
+        depot = [t for t in self.available_depot_trains(game) if t.owner is None]
+        if not depot:
+            raise GameError("no train left in the depot", "bankrupt.no_train")
+        cheapest = min(depot, key=lambda t: t.spec.price)
+        means = entity.cash + player.cash + self.sellable_value(game, player)
+        if means >= cheapest.spec.price:
+            raise GameError(
+                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
+                f"cash and sellable shares total {means}M, the cheapest train costs "
+                f"{cheapest.spec.price}M",
+                "bankrupt.can_pay",
+            )
+        game.add_log(f"{player.name} goes bankrupt")
+        for corp, certs in self.sellable_bundles(game, player):
+            sell_certificates(game, player, corp, certs, sum(c.percent for c in certs))
+        for corp in game.corporations.values():
+            held = corp.certs_of(player.id)
+            if not held:
+                continue
+            was_president = corp.president == player.id
+            for cert in held:
+                cert.owner = MARKET
+            if was_president:
+                check_presidency(game, corp)
+                if corp.president is None:
+                    corp.receivership = True
+                    game.add_log(f"{corp.sym} enters receivership")
+        for sym in list(player.companies):
+            self.close_private(game, game.private(sym))
+        game.pay(player, entity, player.cash)
+        player.bankrupt = True
+        price = cheapest.spec.price
+        game.pay(entity, game.bank, price)
+        if entity.cash < 0:
+            game.pay(entity, game.bank, 100)
+        cheapest.owner = entity.sym
+        entity.trains.append(cheapest)
+        game.add_log(f"{entity.sym} buys a {cheapest.name}-train for {price}M")
+        self.after_train_bought(game, rnd, entity, cheapest)
+
+    def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
+        """Who decides for a corporation in receivership: every player, priority first."""
+        first = self.trace_priority(game)
+        order = game.seat_order()
+        i = order.index(first) if first in order else 0
+        return [p.id for p in order[i:] + order[:i]]
+
     # -- private companies' map abilities -------------------------------------------------
     def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
         """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token)."""
         if rnd.interrupt == "special_token":
             self._special_token(game, rnd, entity, action)
+            return True
+        if isinstance(action, Bankrupt):
+            if action.entity != entity.sym:
+                raise GameError(f"it is {entity.sym}'s turn, not {action.entity}'s", "turn.order")
+            self.bankrupt(game, rnd, entity)
+            rnd.end_turn_now(game, entity)
             return True
         if not (isinstance(action, LayTile) and action.entity_type == "company"):
             return False
