@@ -22,6 +22,7 @@ import pytest
 from rhineland.board.board import Board
 from rhineland.board.legality import (
     BoardRules,
+    Lay,
     LayContext,
     PrivateState,
     check_tile_lay,
@@ -29,6 +30,7 @@ from rhineland.board.legality import (
     legal_tile_lays,
     legal_tokens,
 )
+from rhineland.board.upgrades import geometry
 from rhineland.engine.titledata import TitleData
 from rhineland.errors import GameError
 from rhineland.io.trace import board_from_trace_state
@@ -106,15 +108,24 @@ def board_at(data: TitleData, rules: BoardRules, state: Mapping[str, Any]) -> Bo
     return board
 
 
-def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
-    """The :class:`LayContext` of one oracle decision point."""
-    legal, trace, fixture = _load(name)
-    title = legal["title"]
-    data, rules = _rules(title, tuple(trace.get("optional_rules", ())))
-    idx = point["index"]
-    state = trace["initial"] if idx == 0 else trace["trace"][idx - 1]
+def context_from_trace(
+    data: TitleData,
+    rules: BoardRules,
+    state: Mapping[str, Any],
+    actions: list[dict[str, Any]],
+    index: int,
+    entity: str,
+    *,
+    phase: str | None = None,
+    cash: int | None = None,
+    teleported: str | None = None,
+) -> LayContext:
+    """The :class:`LayContext` of ``entity`` in a trace ``state`` before action ``index``.
+
+    Private abilities spent are read from the actions still in effect then
+    (a private's own lay uses it; any lay on E14 ends the 18Rhl PWB block).
+    """
     board = board_at(data, rules, state)
-    entity = point["entity"]
     corps = state.get("corporations", {})
     minors = state.get("minors", {})
     if entity in corps:
@@ -128,9 +139,8 @@ def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
         spec_tokens = next(m.tokens for m in data.minors if m.sym == entity)
         left = len(spec_tokens) - len(rec.get("tokens", []))
     next_price = spec_tokens[len(spec_tokens) - left] if left > 0 else None
-    done = active_actions(fixture["actions"], idx)
     used: set[str] = set()
-    for a in done:
+    for a in active_actions(actions, index):
         if a["type"] == "lay_tile":
             if a.get("entity_type") == "company":
                 used.add(a["entity"])
@@ -145,7 +155,7 @@ def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
         )
         for sym, c in state.get("companies", {}).items()
     }
-    phase = point["phase"]
+    phase = phase or state["phase"]
     colors = next(p.tiles for p in data.phases if p.name == phase)
     return LayContext(
         board=board,
@@ -156,9 +166,22 @@ def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
         president=president,
         phase=phase,
         tile_colors=colors,
-        cash=point["entity_cash"],
+        cash=rec.get("cash", 0) if cash is None else cash,
         privates=privates,
         next_token_price=next_price,
+        teleported=teleported,
+    )
+
+
+def context_at(name: str, point: Mapping[str, Any]) -> LayContext:
+    """The :class:`LayContext` of one oracle decision point."""
+    legal, trace, fixture = _load(name)
+    data, rules = _rules(legal["title"], tuple(sorted(trace.get("optional_rules", ()))))
+    idx = point["index"]
+    state = trace["initial"] if idx == 0 else trace["trace"][idx - 1]
+    return context_from_trace(
+        data, rules, state, fixture["actions"], idx, point["entity"],
+        phase=point["phase"], cash=point["entity_cash"],
     )
 
 
@@ -258,3 +281,149 @@ def test_active_actions_undo_redo() -> None:
     assert [a["id"] for a in active_actions(acts, 4)] == [1, 2]
     assert [a["id"] for a in active_actions(acts, 6)] == [1]
     assert [a["id"] for a in active_actions(acts, 8)] == [1, 7]
+
+
+def _generated_games() -> list[Any]:
+    manifest = SHARED / "fixtures" / "generated" / "manifest.json"
+    if not manifest.exists():
+        return [pytest.param(None, id="generated-missing")]
+    games = json.loads(manifest.read_text())["games"]
+    return [pytest.param(g, id=g["file"]) for g in games]
+
+
+@pytest.mark.parametrize("game", _generated_games())
+def test_generated_games_moves_are_legal(game: Mapping[str, Any] | None) -> None:
+    """Every tile lay and token of the scripted reference games (all optional rules) passes
+    our checks, and costs exactly what the reference charged (cash before - after).
+    """
+    if game is None:
+        pytest.skip(f"generated games not found under {SHARED}")
+    title = game["title"]
+    fixture = json.loads((SHARED / "fixtures" / "generated" / title / game["file"]).read_text())
+    trace = json.loads((SHARED / "oracle" / "generated" / game["trace"]).read_text())
+    data, rules = _rules(title, tuple(sorted(trace.get("optional_rules", ()))))
+    actions = fixture["actions"]
+    checked = 0
+    for i, a in enumerate(actions):
+        if a["type"] not in ("lay_tile", "place_token"):
+            continue
+        before = trace["initial"] if i == 0 else trace["trace"][i - 1]
+        after = trace["trace"][i]
+        entity = before["current"]["id"] if a.get("entity_type") == "company" else a["entity"]
+        # a token right after a teleport lay (the reference's special token step)
+        teleported = None
+        if i and before.get("type") == "lay_tile" and before.get("step") == "special_token":
+            teleported = before["entity"]
+        ctx = context_from_trace(data, rules, before, actions, i, entity, teleported=teleported)
+        records = {**before.get("corporations", {}), **before.get("minors", {})}
+        after_records = {**after.get("corporations", {}), **after.get("minors", {})}
+        paid = records[entity]["cash"] - after_records[entity]["cash"]
+        if a["type"] == "lay_tile":
+            special = a["entity"] if a.get("entity_type") == "company" else None
+            name = a["tile"].rsplit("-", 1)[0]
+            cost = check_tile_lay(ctx, a["hex"], name, a["rotation"], special)
+        else:
+            old = {tuple(t) for t in records[entity].get("tokens", [])}
+            new = [tuple(t) for t in after_records[entity].get("tokens", []) if tuple(t) not in old]
+            assert len(new) == 1, (i, a)
+            cost = check_token(ctx, str(new[0][0]), int(new[0][1]))
+        assert cost == paid, (i, a, cost, paid)
+        checked += 1
+    assert checked > 0
+
+
+# -- named rules on hand-built positions (no shared data needed) --------------------------
+
+
+def _ctx(title: str, entity: str, phase: str, **kw: Any) -> LayContext:
+    data, rules = _rules(title, ())
+    board = Board(data.map, data.tiles)
+    for hex_id, ci, sym in rules.setup_tokens():
+        board.add_token(hex_id, ci, sym)
+    colors = next(p.tiles for p in data.phases if p.name == phase)
+    base: dict[str, Any] = {
+        "board": board, "data": data, "rules": rules, "entity": entity, "phase": phase,
+        "tile_colors": colors, "cash": 500, "president": "1", "next_token_price": 60,
+    }
+    base.update(kw)
+    return LayContext(**base)
+
+
+def test_private_block_spares_its_owners_companies() -> None:
+    """18Rhl No. 1 (PWB) blocks E14 for everyone but its owner's companies."""
+    ctx = _ctx("18Rhl", "ADR", "2", privates={"PWB": PrivateState("PWB", owner="2")})
+    assert ctx.rules.hex_blocker(ctx, "E14", "ADR") == "PWB"
+    ctx.president = "2"
+    assert ctx.rules.hex_blocker(ctx, "E14", "ADR") is None
+    used = {"PWB": PrivateState("PWB", owner="2", used=True)}
+    ctx = _ctx("18Rhl", "ADR", "2", privates=used)
+    assert ctx.rules.hex_blocker(ctx, "E14", "ADR") is None
+
+
+def test_osterath_only_by_keo_from_phase_3_at_rotation_1() -> None:
+    """18Rhl No. 2 (KEO) lays 935 on E8, rotation 1, free, not in phase 2 nor from phase 5."""
+    keo = {"KEO": PrivateState("KEO", owner="1")}
+    ctx = _ctx("18Rhl", "ADR", "3", privates=keo)
+    assert [x for x in legal_tile_lays(ctx) if x.special] == [Lay("E8", "935", 1, 0, "KEO")]
+    assert check_tile_lay(ctx, "E8", "935", 1, "KEO") == 0
+    with pytest.raises(GameError) as err:
+        check_tile_lay(ctx, "E8", "935", 0, "KEO")
+    assert err.value.rule == "track.rotation"
+    assert not [x for x in legal_tile_lays(_ctx("18Rhl", "ADR", "2", privates=keo)) if x.special]
+    assert not [x for x in legal_tile_lays(_ctx("18Rhl", "ADR", "5", privates=keo)) if x.special]
+
+
+def test_trajekt_lays_green_metropolis_tiles_of_the_right_city() -> None:
+    """18Rhl No. 4 (Tjt): a free green tile with the city's label, no connection needed."""
+    tjt = {"Tjt": PrivateState("Tjt", owner="1")}
+    lays = [x for x in legal_tile_lays(_ctx("18Rhl", "ADR", "3", privates=tjt)) if x.special]
+    assert {(x.hex, x.tile) for x in lays} == {
+        ("D9", "X925"), ("D9", "X926"), ("F9", "X921"), ("F9", "X922"),
+        ("I10", "X923"), ("I10", "X924"),
+    }
+    assert all(x.cost == 0 for x in lays)
+
+
+def test_green_metropolis_blocks_only_when_full_and_without_own_token() -> None:
+    """18Rhl: in a green Rhine metropolis tokens block only a full hex the walker is not in."""
+    ctx = _ctx("18Rhl", "ADR", "3")
+    board = ctx.board
+    board.place_tile("F9", "X921-0", 0)
+    board.add_token("F9", 0, "DEE")
+    rules = ctx.rules
+    assert not rules.city_blocks(board, "F9", 0, "ADR", ["DEE"], 1)
+    board.add_token("F9", 1, "CCE")
+    board.add_token("F9", 1, "RhE")
+    assert rules.city_blocks(board, "F9", 0, "ADR", ["DEE"], 1)
+    assert not rules.city_blocks(board, "F9", 0, "CCE", ["DEE"], 1)
+
+
+def test_tile_block_until_phase_3_and_rhine_passage_in_phase_2() -> None:
+    """1893: N5/P5 take no tile before phase 3; L5/S6 get no track over the Rhine in phase 2."""
+    data, rules = _rules("1893", ())
+    n5 = data.map.hexes["N5"].tile
+    assert not any(rules.can_upgrade("N5", n5, t, phase="2") for t in data.tiles.values())
+    assert any(rules.can_upgrade("N5", n5, t, phase="3") for t in data.tiles.values())
+    ctx = _ctx("1893", "RSE", "2")
+    k201 = data.tiles["K201"]
+    water = {b.edge for b in data.map.hexes["L5"].borders if b.kind == "water"}
+    for r in range(6):
+        crosses = bool(water & geometry(k201, r).exits)
+        assert rules.rotation_allowed(ctx, "L5", geometry(k201, r)) is not crosses
+    ctx.phase = "3"
+    assert all(rules.rotation_allowed(ctx, "L5", geometry(k201, r)) for r in range(6))
+
+
+def test_neutral_token_fills_the_slot_but_never_blocks() -> None:
+    """1893: the printed neutral token in H5 takes the slot; routes pass through."""
+    ctx = _ctx("1893", "RSE", "2")
+    assert ctx.board.tokens_in("H5", 0) == ["N"]
+    assert not ctx.rules.city_blocks(ctx.board, "H5", 0, "RSE", ["N"], 1)
+
+
+def test_reserved_home_slot_is_kept_for_its_corporation() -> None:
+    """A home reservation keeps the slot free for its corporation only (18Rhl Köln I10)."""
+    ctx = _ctx("18Rhl", "ADR", "2")
+    assert ctx.rules.reservations(ctx.board, "I10", 0) == ("RhE",)
+    ctx.board.add_token("I10", 0, "RhE")
+    assert ctx.rules.reservations(ctx.board, "I10", 0) == ()

@@ -14,7 +14,11 @@ Rules modelled here (as the reference engine applies them):
   through that node unless the path is terminal (offboard stubs) or the node
   is a city that *blocks* the entity - all slots filled, none by the entity,
   no neutral token (see :meth:`BoardRulesLike.city_blocks`; 18Rhl changes it
-  in the green Rhine metropolis hexes).  The Rhine partitions of the 18Rhl
+  in the green Rhine metropolis hexes).  Like a train, a chain of track never
+  reverses, never reuses a path, and never crosses the same hex side twice;
+  where several paths of a tile share an exit (a junction), the track beyond
+  it may be walked again by other chains (:class:`_Walk`).  Track that only a
+  reversing train could use does not count as connected.  The Rhine partitions of the 18Rhl
   metropolis hexes need no extra rule: the cities on each bank have no track
   between them except the ferry path on the green tiles.
 * **Result** (:class:`Connectivity`): per hex the edges touched (a token's hex
@@ -311,3 +315,25 @@ def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivi
         _CACHE.clear()
     _CACHE[key] = (board, board.version, conn)
     return conn
+
+
+def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) -> Connectivity:
+    """The reference walk for ``entity`` started at one node instead of its tokens.
+
+    Used for destination checks (18Rhl: is Düren reached from Aachen's city?):
+    ``start`` is ``(hex, node part)``; cities that block ``entity`` are not
+    passed through.  The result's ``nodes`` are the nodes on every path walked.
+    """
+    links = hex_links(board.spec)
+    geoms: dict[str, TileGeometry] = {
+        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
+    }
+    walk = _Walk(board, entity, rules, links, geoms, board.tokens, frozenset())
+    walk.nodes.add(start)
+    walk.from_token(start, [start])
+    return Connectivity(
+        entity=entity,
+        hexes={h: frozenset(es) for h, es in walk.hexes.items()},
+        nodes=frozenset(walk.nodes),
+        paths=frozenset(walk.seen_paths),
+    )

@@ -110,7 +110,6 @@ class Corporation:
     trains: list[Train] = field(default_factory=list)
     tokens: list[tuple[str, int]] = field(default_factory=list)
     tokens_used: int = 0
-    receivership: bool = False
     can_buy_shares: bool = True
 
     @property
@@ -135,6 +134,11 @@ class Corporation:
 
     def certs_of(self, holder: Holder) -> list[Certificate]:
         return [c for c in self.certificates if c.owner == holder]
+
+    @property
+    def receivership(self) -> bool:
+        """No player is president: the president's certificate lies in the market."""
+        return any(c.president and c.owner == MARKET for c in self.certificates)
 
     @property
     def president(self) -> int | None:

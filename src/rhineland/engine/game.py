@@ -73,6 +73,7 @@ class State:
     log_len: int = 0
     market_order: int = 0
     cell_order: dict[str, int] = field(default_factory=dict)
+    discard_order: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> State:
@@ -244,7 +245,12 @@ class Game:
         return [t for t in self.state.trains if t.owner is None and not t.rusted]
 
     def discarded_trains(self) -> list[Train]:
-        return [t for t in self.state.trains if t.owner == MARKET and not t.rusted]
+        """Trains in the open market, in the order they were discarded."""
+        by_id = {t.id: t for t in self.state.trains}
+        return [
+            by_id[i] for i in self.state.discard_order
+            if by_id[i].owner == MARKET and not by_id[i].rusted
+        ]
 
     def train(self, train_id: str) -> Train:
         for t in self.state.trains:

@@ -165,7 +165,7 @@ class OperatingRules:
     # -- steps ------------------------------------------------------------------------
     def step_applicable(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> bool:
         if step == "track":
-            return True
+            return entity.cash >= 0  # no lay with a negative treasury
         if step == "token":
             return not rnd.tokened and self.can_place_token(game, entity)
         if step == "route":
@@ -579,4 +579,5 @@ class OperatingRules:
             raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")
         entity.trains.remove(train)
         train.owner = MARKET
+        game.state.discard_order.append(train.id)
         game.add_log(f"{entity.sym} discards {train_id}")

@@ -78,7 +78,7 @@ def president_swap(
     if sum(c.percent for c in singles) >= need and len(singles) >= 2:
         give = []
         total = 0
-        for c in sorted(singles, key=lambda c: c.index, reverse=True):
+        for c in sorted(singles, key=lambda c: c.index):
             if total >= need:
                 break
             give.append(c)

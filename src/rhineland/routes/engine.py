@@ -14,7 +14,9 @@ Per route, in this order (the first broken rule raises
    [``route.token``]; an offboard group used once [``route.group``];
 4. start/end rules (towns) [``route.town_end``] and the title's own checks
    (:meth:`RevenueRules.check_route`);
-5. the train's distance [``route.distance``];
+5. at least two stops that count against the distance (18Rhl: a Rhine
+   metropolis alone, its two cities joined by the ferry, is one) [``route.stops``];
+   the train's distance [``route.distance``];
 6. no track used twice, within the route or with an earlier route of the run
    [``route.overlap``].
 
@@ -156,6 +158,12 @@ def check_route(
     rules.check_ends(ctx, route)
     rules.check_route(ctx, route)
     costs = rules.visit_costs(ctx, route)
+    if sum(1 for c in costs if c > 0) < 2:
+        raise GameError(
+            f"train {t}: a route needs at least two stops that count; "
+            f"{', '.join(v.name for v in visits)} makes one",
+            "route.stops",
+        )
     rules.check_distance(ctx, route, costs)
     return costs
 

@@ -23,6 +23,10 @@ the reference engine's 18Rhl track/token steps.
 * No. 1 (PWB) blocks E14 except for its owner's companies.
 * After a teleport lay the token may follow without connection: free after
   No. 2's, at the normal price after No. 4's.
+* Ratingen variant: E10 takes only 1910 (its exits exactly its two stubs), then
+  1911; Ratingen E12 takes no tile in phase 2; No. 1 is the Angertalbahn
+  (ATB), which blocks E12 except for its owner's companies and lays a free
+  yellow town tile there that must join the company's network.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import move_price, set_price, sold_percent
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
-from rhineland.routes.graph import track_graph
+from rhineland.board.graph import walk_from
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 
@@ -35,51 +35,30 @@ RHE_PARS = (70, 75, 80)
 def rhe_link_established(game: Game) -> bool:
     """Whether Düren (K6) is linked by track with Aachen (K2) and with Köln (I10).
 
-    Each link counts when some operated corporation could walk it: from the
-    first node of the destination hex, along track, through towns and through
-    cities not blocked for that corporation (full of other corporations'
-    tokens), to Düren's city (private No. 6; oracle traces).
+    Each link counts when, for some operated corporation, the walk from the
+    first revenue node of the destination hex (passing only cities that do not
+    block that corporation) reaches Düren's city (private No. 6; the reference
+    engine's check, as the oracle traces record it).
     """
-    graph = track_graph(game.board)
-    duren = _first_node(graph, "K6")
+    board = game.board
+    duren = _first_node(board, "K6", cities_only=True)
     if duren is None:
         return False
+    rules = game.title.board_rules
     operated = [c.sym for c in game.corporations.values() if c.operated and not c.closed]
-    links = []
     for dest in ("K2", "I10"):
-        start = _first_node(graph, dest)
-        links.append(
-            start is not None
-            and any(_reaches(game, graph, start, duren, sym) for sym in operated)
-        )
-    return all(links)
+        start = _first_node(board, dest)
+        if start is None or not any(
+            duren in walk_from(board, sym, rules, start).nodes for sym in operated
+        ):
+            return False
+    return True
 
 
-def _first_node(graph: Any, hex_id: str) -> int | None:
-    nodes = sorted(graph.by_hex.get(hex_id, []), key=lambda n: n.part)
-    return nodes[0].id if nodes else None
-
-
-def _reaches(game: Game, graph: Any, start: int, target: int, sym: str) -> bool:
-    seen = {start}
-    stack = [start]
-    while stack:
-        nid = stack.pop()
-        if nid == target:
-            return True
-        node = graph.nodes[nid]
-        if nid != start:
-            if node.kind == "offboard":
-                continue
-            if node.city_index is not None:
-                toks = game.board.tokens_in(node.hex, node.city_index)
-                if len(toks) >= node.node.slots and sym not in toks:
-                    continue
-        for seg in graph.out[nid]:
-            if seg.b not in seen:
-                seen.add(seg.b)
-                stack.append(seg.b)
-    return False
+def _first_node(board: Any, hex_id: str, cities_only: bool = False) -> tuple[str, int] | None:
+    tile = board.tiles[hex_id].tile
+    nodes = [n for n in tile.nodes if n.is_city or not cities_only]
+    return (hex_id, nodes[0].part) if nodes else None
 
 
 class Rhl(Title):
@@ -231,8 +210,7 @@ class Rhl(Title):
                 cert.owner = MARKET
             if was_president:
                 check_presidency(game, corp)
-                if corp.president is None:
-                    corp.receivership = True
+                if corp.receivership:
                     game.add_log(f"{corp.sym} enters receivership")
         for sym in list(player.companies):
             self.close_private(game, game.private(sym))
@@ -277,6 +255,11 @@ class Rhl(Title):
             )
         self.lay_tile(game, rnd, entity, private, action)
         private.ability_uses += 1
+        lay_ability = private.spec.ability("tile_lay")
+        if lay_ability is not None and lay_ability.get("closed_when_used_up") and (
+            private.ability_uses >= int(lay_ability.get("count", 1))
+        ):
+            self.close_private(game, private)
         teleport = private.spec.ability("teleport")
         if teleport is None:
             return True  # an extra lay: the step goes on
@@ -299,13 +282,8 @@ class Rhl(Title):
             return False
         if any(h == hex_id for h, _ in entity.tokens):
             return False
-        if self._special_token_price(entity, private_sym) > entity.cash:
-            return False
-        tile = game.board.tile_at(hex_id).tile
-        for ci, city in enumerate(tile.cities):
-            if len(game.board.tokens_in(hex_id, ci)) < city.slots:
-                return True
-        return False
+        # offered even when every slot is taken (the reference engine does so)
+        return self._special_token_price(entity, private_sym) <= entity.cash
 
     def _special_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
         private_sym, hex_id = rnd.turn_state["teleport"]
