@@ -6,7 +6,10 @@ from the trace (phase, cash, president, private owners) plus the export's
 earlier actions (which private abilities are spent, replayed with the live
 undo/redo semantics), and our legal set must equal the oracle's ``lays`` /
 ``tokens`` exactly (rotations are absolute; the header keeps rotations that
-draw the same track apart, and so do we).
+draw the same track apart, and so do we).  Every lay and token played in the
+generated reference games (all optional rules) must pass our checks at the
+price the reference charged.  The named-rule tests at the end need no shared
+data.  Everything reading ``../shared`` skips when it is absent.
 """
 
 from __future__ import annotations

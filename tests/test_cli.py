@@ -1,0 +1,90 @@
+"""The ``rhineland`` command: replay summaries, ``--json``, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rhineland.cli.main import cli
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+SEED = SHARED / "fixtures" / "18Rhl" / "18Rhl_seed_opening.json"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def seed_file() -> Path:
+    if not SEED.exists():
+        pytest.skip(f"reference games not found at {SHARED}")
+    return SEED
+
+
+def test_replay_json_values_equal_export_result(seed_file: Path) -> None:
+    code, out, _ = run("replay", str(seed_file), "--json")
+    assert code == 0
+    state = json.loads(out)
+    expected = json.loads(seed_file.read_text())["result"]
+    assert {str(p["id"]): p["value"] for p in state["players"]} == expected
+    assert state["title"] == "18Rhl"
+    assert state["finished"] is False
+    assert state["last_action_id"] == 42
+    assert {c["sym"] for c in state["corporations"]} == {"ADR", "RhE"}
+
+
+def test_replay_until_stops_after_that_action(seed_file: Path) -> None:
+    code, out, _ = run("replay", str(seed_file), "--json", "--until", "9")
+    assert code == 0
+    state = json.loads(out)
+    assert state["last_action_id"] == 9
+    p1 = next(p for p in state["players"] if p["id"] == 1)
+    assert p1["cash"] == 270  # P1 parred ADR at 80M: 430M - 160M
+
+
+def test_replay_summary(seed_file: Path) -> None:
+    code, out, _ = run("replay", str(seed_file))
+    assert code == 0
+    assert "42 actions replayed" in out
+
+
+def test_truncated_json_is_a_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"title": "18Rhl", "players": [')
+    code, out, err = run("replay", str(bad))
+    assert code == 2
+    assert err.count("\n") == 1 and "not valid JSON" in err
+    assert "Traceback" not in err + out
+
+
+def test_unknown_title_is_a_one_line_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"title": "1830", "players": [], "actions": []}))
+    code, _, err = run("replay", str(bad))
+    assert code == 2
+    assert "unknown title '1830'" in err
+
+
+def test_unknown_action_type_is_a_one_line_error(tmp_path: Path, seed_file: Path) -> None:
+    data = json.loads(seed_file.read_text())
+    data["actions"][3]["type"] = "fly"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    code, _, err = run("replay", str(bad))
+    assert code == 2
+    assert "unknown action type 'fly'" in err
+
+
+def test_illegal_action_names_the_action(tmp_path: Path, seed_file: Path) -> None:
+    data = json.loads(seed_file.read_text())
+    data["actions"][0]["price"] = 5  # PWB costs 20M
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    code, _, err = run("replay", str(bad))
+    assert code == 1
+    assert "action 1" in err and "20M" in err

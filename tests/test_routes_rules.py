@@ -1,0 +1,491 @@
+"""Route rules on hand-built positions, with real tiles and values from the title data.
+
+Each position is laid on an empty board with :func:`lay` (any tile on any
+hex: tile-lay legality is not the subject here) and run through
+:func:`rhineland.routes.run_revenue`.  Routes are written as hex walks with
+``*`` marking the hexes where the route stops; :func:`route` turns that into
+export-style ``connections`` chains (a hex starred twice in a row is a
+single-hex chain, e.g. 18Rhl's ferry inside a green Rhine metropolis).
+
+Where the oracle (reference engine traces) and the task statement differ, the
+test follows the oracle and its docstring says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from rhineland.board.board import Board
+from rhineland.board.hexgrid import opposite
+from rhineland.board.tiles import Tile
+from rhineland.engine.titledata import TitleData
+from rhineland.errors import GameError
+from rhineland.routes import RouteContext, RouteResult, RouteSpec, run_revenue, track_graph
+from rhineland.routes.rules import RevenueRules
+from rhineland.titles import get_title
+from rhineland.titles.g18rhl.revenue import (
+    RhlRevenue,
+    carried_icons,
+    established_links,
+    variable_icons,
+)
+from rhineland.titles.g1893.revenue import CologneRevenue
+
+RHL = get_title("18Rhl").data
+RHL_RULES = RhlRevenue.for_data(RHL)
+
+
+# -- helpers -------------------------------------------------------------------
+def lay(board: Board, walk: Sequence[str], tiles: Mapping[str, str | tuple[str, int]]) -> None:
+    """Lay ``tiles`` (hex -> tile name, or (name, rotation)) along the hex ``walk``.
+
+    Without a rotation, the first rotation whose exits include the sides the
+    walk enters and leaves the hex by is used.
+    """
+    hexes = [h for i, h in enumerate(walk) if i == 0 or walk[i - 1] != h]
+    spec = board.spec
+    for i, h in enumerate(hexes):
+        if h not in tiles:
+            continue
+        want: set[int] = set()
+        for j in (i - 1, i + 1):
+            if 0 <= j < len(hexes):
+                edge = next(e for e, n in spec.hexes[h].neighbors.items() if n == hexes[j])
+                want.add(edge)
+        choice = tiles[h]
+        name, rotation = (choice, None) if isinstance(choice, str) else choice
+        tile = board.manifest[name]
+        if rotation is None:
+            fits = [r for r in range(6) if _joins(tile, r, want)]
+            assert fits, f"tile {name} cannot join sides {sorted(want)} of {h}"
+            rotation = fits[0]
+        board.place_tile(h, board.supply[name][0], rotation)
+
+
+def _joins(tile: Tile, rotation: int, sides: set[int]) -> bool:
+    """Some node, or one edge-to-edge path, of the rotated tile touches all ``sides``."""
+    paths = tile.rotated_paths(rotation)
+    if any(set(p.edges()) == sides for p in paths if len(p.edges()) == 2):
+        return True
+    return any(
+        sides <= {e for p in paths if f"p{n.part}" in (p.a, p.b) for e in p.edges()}
+        for n in tile.nodes
+    )
+
+
+def route(train: str, walk: str) -> dict[str, Any]:
+    """Export-style route from a walk like ``"K2* K4* K6*"`` (``*`` = the route stops)."""
+    steps = walk.split()
+    chains: list[list[str]] = []
+    current: list[str] = []
+    for s in steps:
+        h = s.rstrip("*")
+        if not current or current[-1] != h or s.endswith("*") and len(current) == 1:
+            current.append(h)
+        if s.endswith("*"):
+            if len(current) > 1 or chains:
+                chains.append(current)
+            current = [h]
+    # a hex starred twice in a row: drop the duplicate inside single-hex chains
+    clean = [c if len(c) == 1 or c[0] != c[-1] or len(c) > 2 else [c[0]] for c in chains]
+    return {"train": train, "connections": clean}
+
+
+def ctx_for(
+    board: Board,
+    entity: str,
+    phase: str,
+    trains: Sequence[str],
+    data: TitleData = RHL,
+    rules: RevenueRules = RHL_RULES,
+    **kw: Any,
+) -> RouteContext:
+    return RouteContext(
+        board=board, data=data, entity=entity, phase=phase, trains=tuple(trains), rules=rules, **kw
+    )
+
+
+def run(ctx: RouteContext, *routes: dict[str, Any]) -> list[RouteResult]:
+    return run_revenue(ctx, list(routes))
+
+
+def rule_of(excinfo: pytest.ExceptionInfo[GameError]) -> str:
+    return excinfo.value.rule
+
+
+# -- the seed's worked example -------------------------------------------------
+def aachen_dueren() -> Board:
+    """Seed 000's example: Aachen (K2) - town (K4) - Düren (K6), ADR home in Aachen."""
+    b = Board(RHL.map, RHL.tiles)
+    lay(b, ["K2", "K4", "K6"], {"K4": "4"})
+    b.add_token("K2", 0, "ADR")
+    return b
+
+
+def test_seed_example_two_train_aachen_dueren_pays_50() -> None:
+    """Aachen 20 + town 10 + Düren 20 = 50M; the town does not count toward distance."""
+    (res,) = run(ctx_for(aachen_dueren(), "ADR", "2", ["2-0"]), route("2-0", "K2* K4* K6*"))
+    assert res.revenue == 50
+    assert res.visits == ("K2-0", "K4-0", "K6-0")
+    assert res.distance == 3 and res.bonuses == ()
+
+
+def test_route_needs_token_of_the_entity() -> None:
+    with pytest.raises(GameError) as e:
+        run(ctx_for(aachen_dueren(), "BME", "2", ["2-0"]), route("2-0", "K2* K4* K6*"))
+    assert rule_of(e) == "route.token" and "BME" in str(e.value)
+
+
+def test_route_may_not_end_at_a_town_in_18rhl() -> None:
+    with pytest.raises(GameError) as e:
+        run(ctx_for(aachen_dueren(), "ADR", "2", ["2-0"]), route("2-0", "K2* K4*"))
+    assert rule_of(e) == "route.town_end" and "K4-0" in str(e.value)
+
+
+def test_train_must_belong_to_entity_and_run_once() -> None:
+    ctx = ctx_for(aachen_dueren(), "ADR", "2", ["2-0"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("2-1", "K2* K4* K6*"))
+    assert rule_of(e) == "route.train"
+    with pytest.raises(GameError) as e:
+        run(ctx, route("2-0", "K2* K4* K6*"), route("2-0", "K2* K4* K6*"))
+    assert rule_of(e) == "route.train"
+
+
+def test_two_trains_may_not_share_track() -> None:
+    ctx = ctx_for(aachen_dueren(), "ADR", "2", ["2-0", "2-1"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("2-0", "K2* K4* K6*"), route("2-1", "K2* K4* K6*"))
+    assert rule_of(e) == "route.overlap" and "K2" in str(e.value)
+
+
+def test_chain_without_track_is_rejected() -> None:
+    with pytest.raises(GameError) as e:
+        run(ctx_for(aachen_dueren(), "ADR", "2", ["2-0"]), route("2-0", "K2* J3 K6*"))
+    assert rule_of(e) == "route.track"
+
+
+def test_distance_limits_cities_but_not_towns() -> None:
+    """A 2-train may not visit three cities; towns are free (distance ``town: 99``)."""
+    b = aachen_dueren()
+    lay(b, ["K6", "K8", "K10"], {"K8": "9", "K10": "57"})
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "ADR", "2", ["2-0"]), route("2-0", "K2* K4* K6* K8 K10*"))
+    assert rule_of(e) == "route.distance" and "3" in str(e.value)
+    (res,) = run(ctx_for(b, "ADR", "2", ["3-0"]), route("3-0", "K2* K4* K6* K8 K10*"))
+    assert res.revenue == 20 + 10 + 20 + 20
+
+
+def test_graph_is_cached_by_board_version() -> None:
+    b = aachen_dueren()
+    g = track_graph(b)
+    assert track_graph(b) is g
+    b.add_token("K6", 0, "RhE")  # tokens do not change the track
+    assert track_graph(b).segments_equal(g) if hasattr(g, "segments_equal") else True
+    assert track_graph(b).by_hexes is g.by_hexes
+    lay(b, ["K6", "K8"], {"K8": "9"})
+    assert track_graph(b) is not g
+    clone = b.clone()
+    assert track_graph(clone).by_hexes is track_graph(b).by_hexes
+
+
+# -- 1: Rheingold-Express --------------------------------------------------------
+RGE_WALK = (
+    "L13* K12* J11 I10* I8 I6* H7 G6* F7 F9* E10 D11* D9* D7* E6* D5 C4* B3 A4*"
+)
+RGE_TILES: dict[str, str | tuple[str, int]] = {
+    "K12": "4",  # town
+    "J11": "9",
+    "I10": "928",  # brown Köln, 50
+    "I8": "9",
+    "I6": "3",  # town
+    "H7": "8",
+    "G6": "938",  # green OO, 30
+    "F7": "8",
+    "F9": "927",  # brown Düsseldorf, 50
+    "E10": "9",
+    "D11": "15",  # green city, 30
+    "D9": "929",  # brown Duisburg, 50
+    "D7": "947",  # brown Moers, 30, coal
+    "E6": "201",  # Krefeld, 30
+    "D5": "8",
+    "C4": "58",  # town
+}
+
+
+def rheingold_board() -> Board:
+    b = Board(RHL.map, RHL.tiles)
+    walk = [s.rstrip("*") for s in RGE_WALK.split()]
+    lay(b, walk, RGE_TILES)
+    b.add_token("I10", 0, "CCE")
+    return b
+
+
+def test_rheingold_express_doubles_metropolis_between_rge_ends() -> None:
+    """Phase 8: L13 - Köln - Düsseldorf - Duisburg - four 30M cities - A4, three towns.
+
+    Best 8 stops: 60 + 60 + 3 x 50 + 3 x 30 = 360; both ends RGE so each
+    metropolis pays double (+150): 510M.  Towns pay nothing; no Montan although
+    Moers (coal) and a steel works in Krefeld are on the route.
+    """
+    ctx = ctx_for(rheingold_board(), "CCE", "8", ["8-0"], hex_icons={"E6": frozenset({"S"})})
+    (res,) = run(ctx, route("8-0", RGE_WALK))
+    assert res.revenue == 510
+    assert res.base == 360
+    assert [(b.name, b.amount) for b in res.bonuses] == [("rheingold", 150)]
+    assert len(res.stops) == 8
+    assert not any(s.startswith(("K12", "I6", "C4")) for s in res.stops)
+
+
+def test_rheingold_express_ending_at_a_city_does_not_double() -> None:
+    """Same track, ending in Moers: 60 + 3 x 50 + 3 x 30 = 300M, nothing doubled."""
+    ctx = ctx_for(rheingold_board(), "CCE", "8", ["8-0"])
+    walk = RGE_WALK.split(" D7*")[0] + " D7*"
+    (res,) = run(ctx, route("8-0", walk))
+    assert res.revenue == 300 and res.bonuses == ()
+
+
+def test_rheingold_express_must_touch_an_rge_hex() -> None:
+    ctx = ctx_for(rheingold_board(), "CCE", "8", ["8-0"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("8-0", "I10* I8 I6* H7 G6* F7 F9*"))
+    assert rule_of(e) == "route.rge"
+
+
+def test_other_trains_get_montan_on_the_same_track() -> None:
+    """A 6-train from Moers (coal) to Krefeld (steel) in phase 8: +40M Montan."""
+    ctx = ctx_for(rheingold_board(), "CCE", "8", ["6-0"], hex_icons={"E6": frozenset({"S"})})
+    b = ctx.board
+    b.add_token("D7", 0, "CCE")
+    (res,) = run(ctx, route("6-0", "D9* D7* E6*"))
+    assert res.revenue == 50 + 30 + 30 + 40
+    assert res.bonus("montan") == 40
+
+
+# -- 2: Eastern Ruhr, Montan, Eisern Rhein ----------------------------------------
+RUHR_WALK = "G2* G4 F5* F7 E8* D7* D9* E10 E12* D13* D15*"
+RUHR_TILES: dict[str, str | tuple[str, int]] = {
+    "G4": "8",
+    "F5": "58",
+    "F7": "8",
+    "E8": "58",
+    "D7": "947",  # Moers, coal
+    "D9": "929",
+    "E10": "8",
+    "E12": "58",
+    "D13": ("934", 0),  # Essen: exits 0, 2, 3, 4 -> two Eastern Ruhr links
+}
+
+
+def ruhr_board() -> Board:
+    b = Board(RHL.map, RHL.tiles)
+    lay(b, [s.rstrip("*") for s in RUHR_WALK.split()], RUHR_TILES)
+    b.place_tile("E14", b.supply["9"][0], 0)  # exit 3 towards D15: the third link
+    b.add_token("D7", 0, "KEG")
+    return b
+
+
+def test_three_eastern_ruhr_links_are_read_from_the_board() -> None:
+    ctx = ctx_for(ruhr_board(), "KEG", "5", ["5-0"])
+    assert established_links(ctx) == 3
+
+
+def test_roermond_moers_d15_steel_side_earns_all_three_bonuses() -> None:
+    """Phase 5, 5-train G2 - Moers (coal) - Duisburg - Essen - D15 (steel side).
+
+    Base: Roermond 20 + Moers 30 + Duisburg 50 + Essen 40 + D15 10 + three
+    towns 30 = 180; + 40 Montan (brown phase) + 30 (3 links) + 80 Eisern Rhein.
+    """
+    ctx = ctx_for(ruhr_board(), "KEG", "5", ["5-0"])
+    (res,) = run(ctx, route("5-0", RUHR_WALK))
+    assert res.visits[-1] == "D15-1"  # the city with the steel marker
+    assert res.base == 180
+    assert {b.name: b.amount for b in res.bonuses} == {
+        "montan": 40,
+        "eastern_ruhr": 30,
+        "eisern_rhein": 80,
+    }
+    assert res.revenue == 330
+
+
+def test_montan_is_20_before_phase_5() -> None:
+    ctx = ctx_for(ruhr_board(), "KEG", "4", ["4-0"])
+    (res,) = run(ctx, route("4-0", "D7* D9* E10 E12* D13* D15*"))
+    assert res.bonus("montan") == 20
+
+
+def test_eastern_ruhr_links_can_come_from_the_engine() -> None:
+    ctx = ctx_for(ruhr_board(), "KEG", "5", ["5-0"], eastern_ruhr_links=4)
+    (res,) = run(ctx, route("5-0", RUHR_WALK))
+    assert res.bonus("eastern_ruhr") == 40
+
+
+def test_rheingold_express_may_not_run_roermond_to_eastern_ruhr() -> None:
+    """Task statement: an 8-train on this track earns none of the bonuses.
+
+    Oracle (reference engine): the route is illegal for an 8-train, which must
+    start or end at an RGE hex and may visit no other offboard (Roermond, D15).
+    """
+    ctx = ctx_for(ruhr_board(), "KEG", "8", ["8-0"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("8-0", RUHR_WALK))
+    assert rule_of(e) == "route.rge"
+
+
+def test_route_may_not_run_from_c14_to_d15() -> None:
+    b = ruhr_board()  # Essen's tile has exits 3 (C14) and 4 (D15)
+    b.add_token("D13", 0, "BME")
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "BME", "5", ["5-0"]), route("5-0", "C14* D13* D15*"))
+    assert rule_of(e) == "route.offboard_pair"
+
+
+def test_double_montan_with_two_coal_and_two_steel() -> None:
+    """Two coal (Moers, D15's coal side... here a variable coal icon) and two steel: +80M."""
+    b = ruhr_board()
+    ctx = ctx_for(
+        b,
+        "KEG",
+        "5",
+        ["5-0"],
+        hex_icons={"D9": frozenset({"K", "S"}), "D13": frozenset({"S"})},
+    )
+    (res,) = run(ctx, route("5-0", "D7* D9* E10 E12* D13* D15*"))
+    assert res.bonus("montan") == 80
+
+
+# -- 3: green Rhine metropolis -------------------------------------------------------
+FERRY_TILES: dict[str, str | tuple[str, int]] = {
+    "K8": "8",
+    "J9": "9",
+    "I10": ("X923", 0),  # west city p0 (2 slots: edges 0, 1, 2), east city p1 (edge 3)
+    "H11": "9",
+    "G12": "938",
+}
+FERRY_WALK = "K6* K8 J9 I10* I10* H11 G12*"
+
+
+def ferry_board() -> Board:
+    b = Board(RHL.map, RHL.tiles)
+    lay(b, [s.rstrip("*") for s in FERRY_WALK.split()], FERRY_TILES)
+    b.add_token("I10", 0, "RhE")
+    return b
+
+
+def test_ferry_counts_the_metropolis_once_less_10() -> None:
+    """K6 20 + Köln 40 (+40 - 50 for the ferry) + G12 30 = 80M; the ferry stop is free."""
+    ctx = ctx_for(ferry_board(), "RhE", "3", ["3-0"])
+    (res,) = run(ctx, route("3-0", FERRY_WALK))
+    assert res.visits == ("K6-0", "I10-0", "I10-1", "G12-0")
+    assert res.revenue == 20 + 40 + 30 - 10
+    assert res.bonus("trajekt") == -50
+    assert res.distance == 3
+
+
+def test_entering_a_green_metropolis_twice_without_the_ferry_is_illegal() -> None:
+    b = ferry_board()
+    loop = "K6* K8 J9 I10* H9* G8 F9* F9* G10* H11 I10*"
+    lay(b, [s.rstrip("*") for s in loop.split()][4:], {"H9": "4", "G8": "8", "F9": ("X922", 0),
+                                                       "G10": "4"})
+    ctx = ctx_for(b, "RhE", "5", ["6-0"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("6-0", loop))
+    assert rule_of(e) == "route.trajekt" and "I10" in str(e.value)
+
+
+def test_full_green_metropolis_blocks_companies_without_a_token_there() -> None:
+    b = ferry_board()
+    b.add_token("I10", 0, "CCE")
+    b.add_token("I10", 1, "CME")
+    b.add_token("K6", 0, "DEE")
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "DEE", "3", ["3-0"]), route("3-0", FERRY_WALK))
+    assert rule_of(e) == "route.blocked" and "I10" in str(e.value)
+    (res,) = run(ctx_for(b, "RhE", "3", ["3-0"]), route("3-0", FERRY_WALK))
+    assert res.revenue == 80
+
+
+def test_green_metropolis_with_two_tokens_blocks_nobody() -> None:
+    """The east city (1 slot) is full, but with 2 of 3 hex slots taken nothing blocks."""
+    b = ferry_board()
+    b.add_token("I10", 1, "CME")
+    b.add_token("K6", 0, "DEE")
+    (res,) = run(ctx_for(b, "DEE", "3", ["3-0"]), route("3-0", FERRY_WALK))
+    assert res.revenue == 80
+
+
+def test_a_metropolis_alone_is_not_a_route() -> None:
+    ctx = ctx_for(ferry_board(), "RhE", "3", ["3-0"])
+    with pytest.raises(GameError) as e:
+        run(ctx, route("3-0", "I10* I10*"))
+    assert rule_of(e) == "route.stops"
+
+
+def test_yellow_metropolis_blocks_city_by_city() -> None:
+    """Yellow Köln: three 1-slot cities, each blocks on its own (common rule)."""
+    b = Board(RHL.map, RHL.tiles)
+    lay(b, ["K6", "K8", "J9", "I10"], {"K8": "8", "J9": "9"})
+    lay(b, ["I10", "H11", "G12"], {"H11": "9", "G12": "938"})
+    b.add_token("I10", 0, "RhE")
+    b.add_token("K6", 0, "DEE")
+    # K6 - I10-0 (RhE) is a terminus, not passed through: fine
+    lay(b, ["K6", "K6"], {})
+    (res,) = run(ctx_for(b, "DEE", "2", ["2-0"]), route("2-0", "K6* K8 J9 I10*"))
+    assert res.revenue == 20 + 30
+
+
+# -- 18Rhl icons -----------------------------------------------------------------------
+def test_variable_icons_follow_the_reference_draws() -> None:
+    """Reference facts: seed 23692664 draws placement 5 (C12 coal, E6 steel); seed 1 draws 7."""
+    assert variable_icons(RHL, 23692664) == {"C12": {"K"}, "E6": {"S"}}
+    assert variable_icons(RHL, 1) == {"J3": {"K"}, "D13": {"S"}}
+
+
+def test_sticky_icons_survive_an_upgrade() -> None:
+    assert carried_icons(RHL.tiles["947"]) == {"K"}
+    assert carried_icons(RHL.tiles["X921"]) == frozenset()
+    assert carried_icons(RHL.tiles["15"]) == frozenset()
+
+
+# -- 1893 ------------------------------------------------------------------------------
+COLOGNE = get_title("1893").data
+COLOGNE_RULES = CologneRevenue.for_data(COLOGNE)
+
+
+def test_1893_towns_count_toward_distance_and_may_end_a_route() -> None:
+    b = Board(COLOGNE.map, COLOGNE.tiles)
+    b.add_token("P7", 0, "KSZ")
+    lay(b, ["P7", "Q8"], {"Q8": "3"})
+    ctx = ctx_for(b, "KSZ", "2", ["2-0"], data=COLOGNE, rules=COLOGNE_RULES)
+    (res,) = run(ctx, route("2-0", "P7* Q8*"))
+    assert res.revenue == 20 + 10 and res.distance == 2
+
+
+def test_1893_neutral_token_in_h5_never_blocks() -> None:
+    b = Board(COLOGNE.map, COLOGNE.tiles)
+    graph = track_graph(b)
+    h5 = graph.by_name["H5-0"]
+    assert COLOGNE_RULES.occupants(ctx_for(b, "DE", "2", [], COLOGNE, COLOGNE_RULES), h5) == ("N",)
+    assert not COLOGNE_RULES.city_blocks(
+        ctx_for(b, "DE", "2", [], COLOGNE, COLOGNE_RULES), graph, h5
+    )
+
+
+def test_1893_hgk_home_token_in_j5_blocks_others_before_hgk_places_it() -> None:
+    b = Board(COLOGNE.map, COLOGNE.tiles)
+    graph = track_graph(b)
+    j5 = graph.by_name["J5-0"]
+    ctx = ctx_for(b, "DE", "2", [], COLOGNE, COLOGNE_RULES)
+    assert COLOGNE_RULES.occupants(ctx, j5) == ("HGK",)
+    assert COLOGNE_RULES.city_blocks(ctx, graph, j5)
+
+
+def test_route_spec_from_export() -> None:
+    spec = RouteSpec.from_export(
+        {"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]], "nodes": ["K2-0"]}
+    )
+    assert spec.connections == (("K2", "K4"), ("K4", "K6"))
+    assert opposite(0) == 3
