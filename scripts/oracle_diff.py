@@ -16,7 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from rhineland.io.oracle import compare_with_trace  # noqa: E402
+from rhineland.io.oracle import compare_with_trace
 
 
 def main(argv: list[str]) -> int:

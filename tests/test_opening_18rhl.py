@@ -155,7 +155,7 @@ def test_illegal_actions_leave_state_unchanged() -> None:
     with pytest.raises(GameError, match="has not been started"):
         game.process(BuyShares(entity=2, shares=("BME_1",), percent=10))
     game.player(2).cash, saved = 5, game.player(2).cash
-    with pytest.raises(GameError, match="stock.cash"):
+    with pytest.raises(GameError, match=r"stock\.cash"):
         game.process(BuyShares(entity=2, shares=("ADR_1",), percent=10))
     game.player(2).cash = saved
     with pytest.raises(GameError, match="turn"):

@@ -46,10 +46,11 @@ pytestmark = pytest.mark.skipif(
 def _fixtures() -> list[Path]:
     if not (SHARED / "fixtures").is_dir():
         return []
-    return sorted(
-        [*SHARED.glob("fixtures/18Rhl/*.json"), *SHARED.glob("fixtures/1893/*.json")]
-        + sorted(SHARED.glob("fixtures/generated/*/*.json"))
-    )
+    return [
+        *sorted(SHARED.glob("fixtures/18Rhl/*.json")),
+        *sorted(SHARED.glob("fixtures/1893/*.json")),
+        *sorted(SHARED.glob("fixtures/generated/*/*.json")),
+    ]
 
 
 def _trace_for(fixture: Path) -> Path:

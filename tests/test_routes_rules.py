@@ -35,6 +35,8 @@ from rhineland.titles.g18rhl.revenue import (
 from rhineland.titles.g1893.revenue import CologneRevenue
 
 RHL = get_title("18Rhl").data
+TRACK = "7|8|9"
+TOWN = "3|4|58"
 RHL_RULES = RhlRevenue.for_data(RHL)
 
 
@@ -42,33 +44,37 @@ RHL_RULES = RhlRevenue.for_data(RHL)
 def lay(board: Board, walk: Sequence[str], tiles: Mapping[str, str | tuple[str, int]]) -> None:
     """Lay ``tiles`` (hex -> tile name, or (name, rotation)) along the hex ``walk``.
 
-    Without a rotation, the first rotation whose exits include the sides the
-    walk enters and leaves the hex by is used.
+    A name may list alternatives (``"7|8|9"``); without a rotation, the first
+    tile and rotation joining the sides the walk enters and leaves by is used.
     """
     hexes = [h for i, h in enumerate(walk) if i == 0 or walk[i - 1] != h]
     spec = board.spec
+    sides: dict[str, set[int]] = {}
     for i, h in enumerate(hexes):
-        if h not in tiles:
-            continue
-        want: set[int] = set()
         for j in (i - 1, i + 1):
             if 0 <= j < len(hexes):
                 edge = next(e for e, n in spec.hexes[h].neighbors.items() if n == hexes[j])
-                want.add(edge)
+                sides.setdefault(h, set()).add(edge)
+    for h, want in sides.items():
+        if h not in tiles:
+            continue
         choice = tiles[h]
-        name, rotation = (choice, None) if isinstance(choice, str) else choice
-        tile = board.manifest[name]
-        if rotation is None:
-            fits = [r for r in range(6) if _joins(tile, r, want)]
-            assert fits, f"tile {name} cannot join sides {sorted(want)} of {h}"
-            rotation = fits[0]
+        if isinstance(choice, tuple):
+            name, rotation = choice
+        else:
+            fits = [
+                (n, r) for n in choice.split("|") for r in range(6)
+                if _joins(board.manifest[n], r, want)
+            ]
+            assert fits, f"no tile of {choice} joins sides {sorted(want)} of {h}"
+            name, rotation = fits[0]
         board.place_tile(h, board.supply[name][0], rotation)
 
 
 def _joins(tile: Tile, rotation: int, sides: set[int]) -> bool:
     """Some node, or one edge-to-edge path, of the rotated tile touches all ``sides``."""
     paths = tile.rotated_paths(rotation)
-    if any(set(p.edges()) == sides for p in paths if len(p.edges()) == 2):
+    if any(sides <= set(p.edges()) for p in paths if len(p.edges()) == 2):
         return True
     return any(
         sides <= {e for p in paths if f"p{n.part}" in (p.a, p.b) for e in p.edges()}
@@ -77,21 +83,26 @@ def _joins(tile: Tile, rotation: int, sides: set[int]) -> bool:
 
 
 def route(train: str, walk: str) -> dict[str, Any]:
-    """Export-style route from a walk like ``"K2* K4* K6*"`` (``*`` = the route stops)."""
+    """Export-style route from a walk like ``"K2* K4* K6*"`` (``*`` = the route stops).
+
+    A hex starred twice in a row (``"I10* I10*"``) is a single-hex chain: two
+    nodes of one hex joined directly (18Rhl's ferry).
+    """
     steps = walk.split()
+    assert steps[0].endswith("*"), "a route starts at a stop"
     chains: list[list[str]] = []
-    current: list[str] = []
-    for s in steps:
-        h = s.rstrip("*")
-        if not current or current[-1] != h or s.endswith("*") and len(current) == 1:
-            current.append(h)
-        if s.endswith("*"):
-            if len(current) > 1 or chains:
-                chains.append(current)
+    current = [steps[0].rstrip("*")]
+    for step in steps[1:]:
+        h, stop = step.rstrip("*"), step.endswith("*")
+        if len(current) == 1 and current[0] == h:
+            assert stop, f"{h}: a hex repeats only as two stops"
+            chains.append([h])
+            continue
+        current.append(h)
+        if stop:
+            chains.append(current)
             current = [h]
-    # a hex starred twice in a row: drop the duplicate inside single-hex chains
-    clean = [c if len(c) == 1 or c[0] != c[-1] or len(c) > 2 else [c[0]] for c in chains]
-    return {"train": train, "connections": clean}
+    return {"train": train, "connections": chains}
 
 
 def ctx_for(
@@ -184,7 +195,6 @@ def test_graph_is_cached_by_board_version() -> None:
     g = track_graph(b)
     assert track_graph(b) is g
     b.add_token("K6", 0, "RhE")  # tokens do not change the track
-    assert track_graph(b).segments_equal(g) if hasattr(g, "segments_equal") else True
     assert track_graph(b).by_hexes is g.by_hexes
     lay(b, ["K6", "K8"], {"K8": "9"})
     assert track_graph(b) is not g
@@ -197,22 +207,22 @@ RGE_WALK = (
     "L13* K12* J11 I10* I8 I6* H7 G6* F7 F9* E10 D11* D9* D7* E6* D5 C4* B3 A4*"
 )
 RGE_TILES: dict[str, str | tuple[str, int]] = {
-    "K12": "4",  # town
-    "J11": "9",
+    "K12": TOWN,  # town
+    "J11": TRACK,
     "I10": "928",  # brown Köln, 50
-    "I8": "9",
-    "I6": "3",  # town
-    "H7": "8",
+    "I8": TRACK,
+    "I6": TOWN,  # town
+    "H7": TRACK,
     "G6": "938",  # green OO, 30
-    "F7": "8",
+    "F7": TRACK,
     "F9": "927",  # brown Düsseldorf, 50
-    "E10": "9",
+    "E10": TRACK,
     "D11": "15",  # green city, 30
     "D9": "929",  # brown Duisburg, 50
     "D7": "947",  # brown Moers, 30, coal
     "E6": "201",  # Krefeld, 30
-    "D5": "8",
-    "C4": "58",  # town
+    "D5": TRACK,
+    "C4": TOWN,  # town
 }
 
 
@@ -268,14 +278,14 @@ def test_other_trains_get_montan_on_the_same_track() -> None:
 # -- 2: Eastern Ruhr, Montan, Eisern Rhein ----------------------------------------
 RUHR_WALK = "G2* G4 F5* F7 E8* D7* D9* E10 E12* D13* D15*"
 RUHR_TILES: dict[str, str | tuple[str, int]] = {
-    "G4": "8",
-    "F5": "58",
-    "F7": "8",
-    "E8": "58",
+    "G4": TRACK,
+    "F5": TOWN,
+    "F7": TRACK,
+    "E8": TOWN,
     "D7": "947",  # Moers, coal
     "D9": "929",
-    "E10": "8",
-    "E12": "58",
+    "E10": TRACK,
+    "E12": TOWN,
     "D13": ("934", 0),  # Essen: exits 0, 2, 3, 4 -> two Eastern Ruhr links
 }
 
@@ -386,14 +396,19 @@ def test_ferry_counts_the_metropolis_once_less_10() -> None:
 
 
 def test_entering_a_green_metropolis_twice_without_the_ferry_is_illegal() -> None:
-    b = ferry_board()
+    """West Köln, round through Düsseldorf (ferry there is fine), back into east Köln."""
+    b = Board(RHL.map, RHL.tiles)
     loop = "K6* K8 J9 I10* H9* G8 F9* F9* G10* H11 I10*"
-    lay(b, [s.rstrip("*") for s in loop.split()][4:], {"H9": "4", "G8": "8", "F9": ("X922", 0),
-                                                       "G10": "4"})
+    tiles = dict(FERRY_TILES, H9=TOWN, G8=TRACK, F9=("X922", 0), G10=TOWN, H11=TRACK)
+    del tiles["G12"]
+    lay(b, [s.rstrip("*") for s in loop.split()], tiles)
+    b.add_token("I10", 0, "RhE")
     ctx = ctx_for(b, "RhE", "5", ["6-0"])
     with pytest.raises(GameError) as e:
         run(ctx, route("6-0", loop))
     assert rule_of(e) == "route.trajekt" and "I10" in str(e.value)
+    (res,) = run(ctx, route("6-0", "K6* K8 J9 I10* H9* G8 F9* F9*"))
+    assert res.bonus("trajekt") == -50  # the Düsseldorf ferry alone is legal
 
 
 def test_full_green_metropolis_blocks_companies_without_a_token_there() -> None:
@@ -424,17 +439,49 @@ def test_a_metropolis_alone_is_not_a_route() -> None:
     assert rule_of(e) == "route.stops"
 
 
-def test_yellow_metropolis_blocks_city_by_city() -> None:
-    """Yellow Köln: three 1-slot cities, each blocks on its own (common rule)."""
+def test_blocked_city_may_end_a_route_but_not_be_passed() -> None:
+    """Düren (1 slot) holds RhE's token: ADR may run to it, not through it."""
+    b = aachen_dueren()
+    lay(b, ["K6", "K8", "K10"], {"K8": TRACK, "K10": "57"})
+    b.add_token("K6", 0, "RhE")
+    ctx = ctx_for(b, "ADR", "3", ["3-0"])
+    (res,) = run(ctx, route("3-0", "K2* K4* K6*"))
+    assert res.revenue == 50
+    with pytest.raises(GameError) as e:
+        run(ctx, route("3-0", "K2* K4* K6* K8 K10*"))
+    assert rule_of(e) == "route.blocked" and "K6-0" in str(e.value) and "RhE" in str(e.value)
+
+
+def test_rheingold_express_may_end_at_a_town() -> None:
+    """Oracle (18Rhl_g08, action 394): an 8-train route may end at a town; others may not."""
+    ctx = ctx_for(rheingold_board(), "CCE", "8", ["8-0", "6-0"])
+    (res,) = run(ctx, route("8-0", RGE_WALK.split(" B3")[0]))
+    assert res.visits[-1] == "C4-0" and res.bonuses == ()
+    ctx.board.add_token("D9", 0, "CCE")
+    with pytest.raises(GameError) as e:
+        run(ctx, route("6-0", "D9* D7* E6* D5 C4*"))
+    assert rule_of(e) == "route.town_end"
+
+
+def test_out_tokened_offboard_may_not_end_a_route() -> None:
+    """Boxtel (C2) holding KEG's token is closed to ADR (18Rhl out-tokened offboards)."""
     b = Board(RHL.map, RHL.tiles)
-    lay(b, ["K6", "K8", "J9", "I10"], {"K8": "8", "J9": "9"})
-    lay(b, ["I10", "H11", "G12"], {"H11": "9", "G12": "938"})
-    b.add_token("I10", 0, "RhE")
-    b.add_token("K6", 0, "DEE")
-    # K6 - I10-0 (RhE) is a terminus, not passed through: fine
-    lay(b, ["K6", "K6"], {})
-    (res,) = run(ctx_for(b, "DEE", "2", ["2-0"]), route("2-0", "K6* K8 J9 I10*"))
-    assert res.revenue == 20 + 30
+    lay(b, ["C2", "C4", "D5", "E6"], {"C4": TOWN, "D5": TRACK, "E6": "201"})
+    b.add_token("E6", 0, "ADR")
+    b.add_token("C2", 0, "KEG")
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "ADR", "3", ["3-0"]), route("3-0", "E6* D5 C4* C2*"))
+    assert rule_of(e) == "route.out_tokened"
+    b.add_token("E6", 0, "KEG")
+    (res,) = run(ctx_for(b, "KEG", "3", ["3-0"]), route("3-0", "E6* D5 C4* C2*"))
+    assert res.revenue == 30 + 10 + 10
+
+
+def test_terminal_nodes() -> None:
+    """Offboards are termini; Venlo (E2), a red city on through track, is not."""
+    g = track_graph(Board(RHL.map, RHL.tiles))
+    assert g.by_name["L13-0"].terminal and g.by_name["C14-0"].terminal
+    assert not g.by_name["E2-0"].terminal
 
 
 # -- 18Rhl icons -----------------------------------------------------------------------

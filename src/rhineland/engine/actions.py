@@ -96,9 +96,9 @@ class Action:
             base = {k: out[k] for k in ("type", "entity", "entity_type") if k in out}
             ordered = {k: out.get(k, base.get(k)) for k in self.key_order}
             for name in self._own_fields():
-                if name not in ordered and name in out and name not in self.key_order:
-                    if getattr(self, name) != defaults.get(name):
-                        ordered[name] = out[name]
+                changed = getattr(self, name) != defaults.get(name)
+                if name not in ordered and name in out and changed:
+                    ordered[name] = out[name]
             return ordered
         return out
 

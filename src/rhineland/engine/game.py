@@ -323,8 +323,10 @@ class Game:
         undone: list[Action] = []
         while self._undo_stack:
             state, log_len, n_actions = self._undo_stack.pop()
-            batch = [a for a in self.actions[n_actions:] if not isinstance(a, Message | Undo | Redo)]
-            undone = batch + undone
+            batch = [
+                a for a in self.actions[n_actions:] if not isinstance(a, Message | Undo | Redo)
+            ]
+            undone = [*batch, *undone]
             self.state = state
             del self.log[log_len:]
             del self.actions[n_actions:]

@@ -33,6 +33,10 @@ class OperatingRules:
     board_rules: BoardRules
     revenue_rules: RevenueRules
 
+    if TYPE_CHECKING:  # provided by StockRules in the Title class
+        def check_sell(self, game: Game, player: Any, corp: Corporation, certs: list[Any],
+                       percent: int) -> None: ...
+
     # -- the board and route rule contexts ------------------------------------------
     def lay_context(self, game: Game, rnd: OperatingRound | None, entity: Any) -> LayContext:
         """The tile/token legality context for ``entity`` operating now."""
@@ -165,7 +169,7 @@ class OperatingRules:
     # -- steps ------------------------------------------------------------------------
     def step_applicable(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> bool:
         if step == "track":
-            return entity.cash >= 0  # no lay with a negative treasury
+            return bool(entity.cash >= 0)  # no lay with a negative treasury
         if step == "token":
             return not rnd.tokened and self.can_place_token(game, entity)
         if step == "route":
@@ -233,7 +237,13 @@ class OperatingRules:
 
     def after_tile_laid(self, game: Game, rnd: OperatingRound, entity: Any, actor: Any,
                         action: LayTile) -> None:
-        pass
+        """A tile on a hex a private blocks lifts the block (its ability is used up)."""
+        for private in game.privates.values():
+            block = private.spec.ability("blocks_hexes")
+            if block is not None and action.hex in block.get("hexes", ()) and (
+                private.ability_uses == 0
+            ):
+                private.ability_uses = 1
 
     def after_track_step(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         """Called when an entity's track step ends (after its lay or its pass)."""
@@ -355,7 +365,7 @@ class OperatingRules:
             return False
         if self.must_buy_train(game, entity):
             return True
-        return entity.cash >= self.min_train_price(game, entity)
+        return bool(entity.cash >= self.min_train_price(game, entity))
 
     def min_train_price(self, game: Game, entity: Any) -> int:
         """Cheapest price (M) at which ``entity`` could buy any train now."""

@@ -102,7 +102,6 @@ def player_view(game: Game, p: Player) -> dict[str, Any]:
 def corporation_view(game: Game, c: Corporation) -> dict[str, Any]:
     sp = c.share_price
     reserved = sum(x.percent for x in c.certificates if x.owner == IPO and x.reserved)
-    pres = c.president
     return {
         "cash": c.cash,
         "price": sp.price if sp else None,

@@ -172,20 +172,20 @@ def _build(board: Board) -> TrackGraph:
         if not tile.nodes:
             continue
         cities = [n.part for n in tile.nodes if n.is_city]
-        for n in tile.nodes:
-            touching = at_node[h].get(n.part, [])
-            if not touching and n.hidden:
+        for tn in tile.nodes:
+            touching = at_node[h].get(tn.part, [])
+            if not touching and tn.hidden:
                 continue
-            terminal = n.is_offboard or any(paths[h][i].terminal for i in touching)
+            terminal = tn.is_offboard or any(paths[h][i].terminal for i in touching)
             rn = RevenueNode(
                 id=len(graph.nodes),
                 hex=h,
-                part=n.part,
-                node=n,
-                city_index=cities.index(n.part) if n.is_city else None,
+                part=tn.part,
+                node=tn,
+                city_index=cities.index(tn.part) if tn.is_city else None,
                 terminal=terminal,
                 tile_color=tile.color,
-                name=f"{h}-{n.part}",
+                name=f"{h}-{tn.part}",
             )
             graph.nodes.append(rn)
             graph.by_name[rn.name] = rn

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
 from rhineland.engine.rounds.base import Round, finish_round
-from rhineland.engine.shares import check_presidency, move_price
+from rhineland.engine.shares import check_presidency
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:

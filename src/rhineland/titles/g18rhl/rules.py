@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rhineland.board.graph import walk_from
 from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Private
 from rhineland.engine.rng import pick_variable_icons
@@ -15,7 +16,6 @@ from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import move_price, set_price, sold_percent
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
-from rhineland.board.graph import walk_from
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 
@@ -150,7 +150,9 @@ class Rhl(Title):
             total += corp.share_price.price * sum(c.percent for c in certs) // 10
         return total
 
-    def sellable_bundles(self, game: Game, player: Player) -> list[tuple[Corporation, list[Certificate]]]:
+    def sellable_bundles(
+        self, game: Game, player: Player
+    ) -> list[tuple[Corporation, list[Certificate]]]:
         """Per corporation, the largest set of ``player``'s certificates sellable now."""
         out = []
         limit = game.data.rules.get("market_share_limit", 50)
