@@ -54,8 +54,10 @@ def _fixtures() -> list[Path]:
 
 
 def _trace_for(fixture: Path) -> Path:
-    for p in (SHARED / "oracle" / f"{fixture.stem}.trace.json",
-              SHARED / "oracle" / "generated" / f"{fixture.stem}.trace.json"):
+    for p in (
+        SHARED / "oracle" / f"{fixture.stem}.trace.json",
+        SHARED / "oracle" / "generated" / f"{fixture.stem}.trace.json",
+    ):
         if p.exists():
             return p
     raise FileNotFoundError(f"no oracle trace for {fixture.name}")

@@ -20,10 +20,18 @@ import pytest
 
 from rhineland.board.board import Board
 from rhineland.board.hexgrid import opposite
-from rhineland.board.tiles import Tile
+from rhineland.board.tiles import Node, Tile
 from rhineland.engine.titledata import TitleData
 from rhineland.errors import GameError
-from rhineland.routes import RouteContext, RouteResult, RouteSpec, run_revenue, track_graph
+from rhineland.routes import (
+    RevenueNode,
+    Route,
+    RouteContext,
+    RouteResult,
+    RouteSpec,
+    run_revenue,
+    track_graph,
+)
 from rhineland.routes.rules import RevenueRules
 from rhineland.titles import get_title
 from rhineland.titles.g18rhl.revenue import (
@@ -63,7 +71,9 @@ def lay(board: Board, walk: Sequence[str], tiles: Mapping[str, str | tuple[str, 
             name, rotation = choice
         else:
             fits = [
-                (n, r) for n in choice.split("|") for r in range(6)
+                (n, r)
+                for n in choice.split("|")
+                for r in range(6)
                 if _joins(board.manifest[n], r, want)
             ]
             assert fits, f"no tile of {choice} joins sides {sorted(want)} of {h}"
@@ -203,9 +213,7 @@ def test_graph_is_cached_by_board_version() -> None:
 
 
 # -- 1: Rheingold-Express --------------------------------------------------------
-RGE_WALK = (
-    "L13* K12* J11 I10* I8 I6* H7 G6* F7 F9* E10 D11* D9* D7* E6* D5 C4* B3 A4*"
-)
+RGE_WALK = "L13* K12* J11 I10* I8 I6* H7 G6* F7 F9* E10 D11* D9* D7* E6* D5 C4* B3 A4*"
 RGE_TILES: dict[str, str | tuple[str, int]] = {
     "K12": TOWN,  # town
     "J11": TRACK,
@@ -536,3 +544,47 @@ def test_route_spec_from_export() -> None:
     )
     assert spec.connections == (("K2", "K4"), ("K4", "K6"))
     assert opposite(0) == 3
+
+
+# -- distance rules on synthetic visits --------------------------------------------------
+def _visits(kinds: str) -> tuple[RevenueNode, ...]:
+    """Fake visits: ``"cctc"`` = city, city, town, city (hexes X1, X2, ...)."""
+    kind = {"c": "city", "t": "town", "o": "offboard"}
+    return tuple(
+        RevenueNode(i, f"X{i}", 0, Node(0, kind[k], 10, slots=1), 0, False, "green", f"X{i}-0")
+        for i, k in enumerate(kinds)
+    )
+
+
+@pytest.mark.parametrize(
+    ("train", "kinds", "legal"),
+    [
+        ("2", "ct", True),
+        ("2", "ctc", False),  # 1893: every stop counts
+        ("6", "cccttt", True),
+        ("8+x", "cccccccc" + "ttttt", True),  # 8 cities/offboards, any towns
+        ("8+x", "ccccccccc", False),
+        ("8+x", "occcccco" + "t" * 12, True),
+    ],
+)
+def test_1893_distance(train: str, kinds: str, legal: bool) -> None:
+    ctx = ctx_for(Board(COLOGNE.map, COLOGNE.tiles), "DE", "8+x", [], COLOGNE, COLOGNE_RULES)
+    visits = _visits(kinds)
+    r = Route(f"{train}-0", COLOGNE.train(train), (), visits)
+    if legal:
+        COLOGNE_RULES.check_distance(ctx, r, [1] * len(visits))
+    else:
+        with pytest.raises(GameError) as e:
+            COLOGNE_RULES.check_distance(ctx, r, [1] * len(visits))
+        assert rule_of(e) == "route.distance"
+
+
+def test_18rhl_eight_train_pays_best_eight_and_no_towns() -> None:
+    ctx = ctx_for(Board(RHL.map, RHL.tiles), "ADR", "8", [])
+    visits = _visits("c" * 10 + "tt")
+    r = Route("8-0", RHL.train("8"), (), visits)
+    RHL_RULES.check_distance(ctx, r, [1] * len(visits))  # visit 99
+    values = [10, 50, 20, 30, 40, 60, 70, 80, 90, 15, 10, 10]
+    stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
+    assert [values[i] for i in stops] == [50, 20, 30, 40, 60, 70, 80, 90]
+    assert RHL_RULES.stop_value(ctx, r, visits[-1]) == 0  # towns pay nothing to the 8

@@ -13,6 +13,7 @@ Money is in Mark (M), integers.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -77,10 +78,42 @@ class State:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def clone(self) -> State:
-        """A deep copy sharing the immutable title data."""
-        board = self.board
-        memo: dict[int, Any] = {id(board): board.clone()}
-        return copy.deepcopy(self, memo)
+        """An independent copy sharing only the immutable title data (fast, for undo)."""
+        trains = {t.id: dataclasses.replace(t) for t in self.trains}
+
+        def corp(c: Corporation) -> Corporation:
+            return dataclasses.replace(
+                c,
+                certificates=[dataclasses.replace(x) for x in c.certificates],
+                trains=[trains[t.id] for t in c.trains],
+                tokens=list(c.tokens),
+            )
+
+        return State(
+            bank=dataclasses.replace(self.bank),
+            players=[dataclasses.replace(p, companies=list(p.companies)) for p in self.players],
+            corporations={s: corp(c) for s, c in self.corporations.items()},
+            minors={
+                s: dataclasses.replace(
+                    m, trains=[trains[t.id] for t in m.trains], tokens=list(m.tokens)
+                )
+                for s, m in self.minors.items()
+            },
+            privates={s: dataclasses.replace(p) for s, p in self.privates.items()},
+            trains=list(trains.values()),
+            board=self.board.clone(),
+            round=copy.deepcopy(self.round),
+            phase=self.phase,
+            turn=self.turn,
+            finished=self.finished,
+            end_trigger=self.end_trigger,
+            game_end_reason=self.game_end_reason,
+            log_len=self.log_len,
+            market_order=self.market_order,
+            cell_order=dict(self.cell_order),
+            discard_order=list(self.discard_order),
+            extra=copy.deepcopy(self.extra),
+        )
 
 
 class Game:
@@ -106,7 +139,8 @@ class Game:
         self.log: list[str] = []
         self.actions: list[Action] = []
         self.keep_history = keep_history
-        self._undo_stack: list[tuple[State, int, int]] = []  # (state, log length, n actions)
+        self.seats: list[tuple[int, str]] = [(int(pid), str(name)) for pid, name in players]
+        self._undo_stack: list[tuple[tuple[State, int], Action]] = []  # (snapshot, action)
         self._redo_stack: list[list[Action]] = []
         n = len(players)
         if n not in self.data.players:
@@ -259,24 +293,32 @@ class Game:
         raise GameError(f"no train {train_id!r}", "train.id")
 
     # -- processing --------------------------------------------------------------
-    def process(self, action: Action, *, atomic: bool = True) -> None:
+    def process(self, action: Action, *, atomic: bool = True,
+                history: bool | None = None) -> None:
         """Check and apply one action, then its recorded ``auto_actions``.
 
         Raises :class:`GameError` when the action is illegal; with ``atomic``
-        (the default) the state is then exactly as before the call.
+        (the default) the state is then exactly as before the call.  With
+        ``history`` (default: the game's ``keep_history``) the state before the
+        action is kept so that an undo can return to it.  Every
+        processed action (undo, redo and messages included) is recorded in
+        :attr:`actions`, as an export keeps it.
         """
-        if isinstance(action, Message):
-            self.actions.append(action)
-            return
+        if action.id is None:
+            last = max((a.id or 0 for a in self.actions), default=0)
+            action = dataclasses.replace(action, id=last + 1)
         if isinstance(action, Undo):
             self.undo(action.action_id)
-            self.actions.append(action)
-            return
-        if isinstance(action, Redo):
+        elif isinstance(action, Redo):
             self.redo()
-            self.actions.append(action)
-            return
-        snapshot = self.snapshot() if (atomic or self.keep_history) else None
+        elif not isinstance(action, Message):
+            keep = self.keep_history if history is None else history
+            self._process_game_action(action, atomic, keep)
+            self._redo_stack.clear()
+        self.actions.append(action)
+
+    def _process_game_action(self, action: Action, atomic: bool, keep: bool) -> None:
+        snapshot = self.snapshot() if (atomic or keep) else None
         try:
             self._apply(action)
             for auto in action.auto_actions:
@@ -285,10 +327,8 @@ class Game:
             if snapshot is not None:
                 self.restore(snapshot)
             raise
-        if snapshot is not None and self.keep_history:
-            self._undo_stack.append(snapshot)
-        self._redo_stack.clear()
-        self.actions.append(action)
+        if snapshot is not None and keep:
+            self._undo_stack.append((snapshot, action))
 
     def _apply(self, action: Action) -> None:
         if self.state.finished:
@@ -304,54 +344,44 @@ class Game:
         self.round.process(self, action)
         self.title.after_action(self, action)
 
-    def snapshot(self) -> tuple[State, int, int]:
-        """The mutable state now (for undo or look-ahead)."""
-        return (self.state.clone(), len(self.log), len(self.actions))
+    def snapshot(self) -> tuple[State, int]:
+        """The mutable state now and the log length (for undo or look-ahead)."""
+        return (self.state.clone(), len(self.log))
 
-    def restore(self, snap: tuple[State, int, int]) -> None:
-        state, log_len, _ = snap
+    def restore(self, snap: tuple[State, int]) -> None:
+        """Return to a :meth:`snapshot` (the snapshot stays reusable)."""
+        state, log_len = snap
         self.state = state.clone()
         del self.log[log_len:]
 
     def undo(self, action_id: int | None = None) -> None:
-        """Undo the last game action, or every action after ``action_id``.
+        """Undo the last game action, or every game action after id ``action_id``.
 
-        Raises :class:`GameError` when there is nothing to undo (history off).
+        Raises :class:`GameError` when there is nothing to undo (``keep_history``
+        off, or no action yet).
         """
         if not self._undo_stack:
             raise GameError("nothing to undo", "undo.empty")
-        undone: list[Action] = []
+        batch: list[Action] = []
         while self._undo_stack:
-            state, log_len, n_actions = self._undo_stack.pop()
-            batch = [
-                a for a in self.actions[n_actions:] if not isinstance(a, Message | Undo | Redo)
-            ]
-            undone = [*batch, *undone]
+            (state, log_len), action = self._undo_stack[-1]
+            if action_id is not None and batch and (action.id or 0) <= action_id:
+                break
+            self._undo_stack.pop()
+            batch.insert(0, action)
             self.state = state
             del self.log[log_len:]
-            del self.actions[n_actions:]
             if action_id is None:
                 break
-            last = self._last_game_action_id()
-            if last is None or last <= action_id:
-                break
-        self._redo_stack.append(undone)
-
-    def _last_game_action_id(self) -> int | None:
-        for a in reversed(self.actions):
-            if not isinstance(a, Message | Undo | Redo):
-                return a.id
-        return None
+        self._redo_stack.append(batch)
 
     def redo(self) -> None:
         """Re-apply the batch removed by the latest undo."""
         if not self._redo_stack:
             raise GameError("nothing to redo", "redo.empty")
         batch = self._redo_stack.pop()
-        saved = list(self._redo_stack)
-        for a in batch:
-            self.process(a)
-        self._redo_stack = saved
+        for action in batch:
+            self._process_game_action(action, True, True)
 
     # -- helpers used by rounds --------------------------------------------------
     def entity_owner_ids(self, entity: Any) -> list[int]:

@@ -22,8 +22,20 @@ from rhineland.board.tiles import Tile
 from rhineland.errors import GameError
 
 
+class Static:
+    """Mixin for immutable title facts: copies (undo snapshots) share the object."""
+
+    __slots__ = ()
+
+    def __copy__(self) -> Static:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Static:
+        return self
+
+
 @dataclass(frozen=True, slots=True)
-class DistanceRule:
+class DistanceRule(Static):
     """How far a train runs: ``pay`` counted stops and ``visit`` visits of these node kinds."""
 
     nodes: tuple[str, ...]
@@ -32,7 +44,7 @@ class DistanceRule:
 
 
 @dataclass(frozen=True)
-class TrainSpec:
+class TrainSpec(Static):
     """A train type: name, copies in the depot, price (M), distance, rusting and events."""
 
     name: str
@@ -59,7 +71,7 @@ class TrainSpec:
 
 
 @dataclass(frozen=True)
-class PhaseSpec:
+class PhaseSpec(Static):
     """A phase: started by the first train named ``on``; train limits, tile colours, ORs per set."""
 
     name: str
@@ -77,7 +89,7 @@ class PhaseSpec:
 
 
 @dataclass(frozen=True)
-class CorporationSpec:
+class CorporationSpec(Static):
     """A corporation: token prices (M), home hex(es), float %, certificates (percent each)."""
 
     sym: str
@@ -111,7 +123,7 @@ class CorporationSpec:
 
 
 @dataclass(frozen=True)
-class MinorSpec:
+class MinorSpec(Static):
     """A minor company (1893): one home token."""
 
     sym: str
@@ -123,7 +135,7 @@ class MinorSpec:
 
 
 @dataclass(frozen=True)
-class PrivateSpec:
+class PrivateSpec(Static):
     """A private company: face value and income (M) and its abilities (raw records).
 
     ``initial_owner`` is ``"bank"`` where the bank holds the company at the start
@@ -155,7 +167,7 @@ class PrivateSpec:
 
 
 @dataclass(frozen=True)
-class MarketCell:
+class MarketCell(Static):
     """A stock market cell: price (M), position and types (``"par"``, ...)."""
 
     price: int
@@ -174,7 +186,7 @@ class MarketCell:
 
 
 @dataclass(frozen=True)
-class TitleData:
+class TitleData(Static):
     """Everything static about one title with one set of optional rules."""
 
     title: str

@@ -96,22 +96,55 @@ class ReplayError(GameError):
         self.reason = reason
 
 
+def to_export(game: Game, *, title: str | None = None) -> dict[str, Any]:
+    """The game as an 18xx.games export: title, players, settings, every action processed.
+
+    Loading it with :func:`parse_export` and replaying gives the same state.
+    ``result`` (player id -> score) is included once the game is finished.
+    """
+    out: dict[str, Any] = {
+        "title": title or game.data.title,
+        "players": [{"id": pid, "name": name} for pid, name in game.seats],
+        "settings": {"seed": game.seed, "optional_rules": list(game.title.optional_rules)},
+        "actions": [a.to_json() for a in game.actions],
+        "status": "finished" if game.finished else "active",
+    }
+    if game.finished:
+        out["result"] = {str(p.id): game.player_value(p) for p in game.players}
+    return out
+
+
+def write_export(game: Game, path: str | Path) -> None:
+    """Write :func:`to_export` of ``game`` to ``path`` as JSON."""
+    Path(path).write_bytes(orjson.dumps(to_export(game), option=orjson.OPT_INDENT_2))
+
+
 def undo_targets(actions: list[Action]) -> set[int]:
-    """Positions before which a snapshot is needed because a later undo returns there."""
+    """Positions of the actions a later undo (or redo) of the export reverts.
+
+    Replays keep an undo snapshot before these actions only, which keeps a
+    replay fast; a redo re-applies from the snapshots of the batch it restores.
+    """
     targets: set[int] = set()
     live: list[int] = []  # positions of live game actions
+    batches: list[list[int]] = []
     for i, a in enumerate(actions):
         if isinstance(a, Undo):
+            batch: list[int] = []
             if a.action_id is None:
                 if live:
-                    targets.add(live.pop())
+                    batch.append(live.pop())
             else:
                 while live and (actions[live[-1]].id or 0) > a.action_id:
-                    targets.add(live.pop())
-        elif a.type == "redo" or a.type == "message":
-            continue
-        else:
+                    batch.insert(0, live.pop())
+            targets.update(batch)
+            batches.append(batch)
+        elif a.type == "redo":
+            if batches:
+                live.extend(batches.pop())
+        elif a.type != "message":
             live.append(i)
+            batches.clear()  # a new action ends any redo
     return targets
 
 
@@ -124,11 +157,11 @@ def replay_iter(
     Raises :class:`ReplayError` at the first illegal action.
     """
     if game is None:
-        needs_history = any(isinstance(a, Undo) or a.type == "redo" for a in export.actions)
-        game = new_game(export, keep_history=needs_history)
+        game = new_game(export)
+    targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         try:
-            game.process(action, atomic=False)
+            game.process(action, atomic=False, history=i in targets)
         except GameError as exc:
             raise ReplayError(action.id, str(exc)) from None
         yield i, action, game

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, new_game, read_json
+from rhineland.io.export import load_export, new_game, read_json, undo_targets
 from rhineland.io.state_view import game_state
 
 META = {"action_id", "type", "entity", "kept", "reverts", "auto_actions", "route_revenue"}
@@ -82,16 +82,16 @@ def compare_with_trace(export_path: str | Path, trace_path: str | Path,
     trace = read_json(trace_path)
     entries = trace["trace"]
     report = Report(total=len(entries))
-    needs_history = any(a.type in ("undo", "redo") for a in export.actions)
-    game = new_game(export, keep_history=needs_history)
+    game = new_game(export)
+    targets = undo_targets(export.actions)
     init = first_difference(game_state(game), trace["initial"])
     if init:
         report.diffs.append(Difference(None, "initial", *init))
         if stop_at_first:
             return report
-    for action, entry in zip(export.actions, entries, strict=False):
+    for i, (action, entry) in enumerate(zip(export.actions, entries, strict=False)):
         try:
-            game.process(action, atomic=False)
+            game.process(action, atomic=False, history=i in targets)
         except GameError as exc:
             report.error = f"action {action.id}: {exc}"
             report.diffs.append(Difference(action.id, action.type, "(error)", str(exc), None))

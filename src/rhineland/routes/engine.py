@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rhineland.errors import GameError
-from rhineland.routes.graph import RevenueNode, Segment, TrackGraph, track_graph
+from rhineland.routes.graph import RevenueNode, Segment, TrackGraph, track_graph, unit_hexes
 from rhineland.routes.model import (
     Route,
     RouteContext,
@@ -68,7 +68,8 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
         spec = RouteSpec.coerce(raw)
         if spec.train not in ctx.trains:
             raise GameError(
-                f"{ctx.entity} has no train {spec.train} (trains: {', '.join(ctx.trains) or 'none'})",
+                f"{ctx.entity} has no train {spec.train} "
+                f"(trains: {', '.join(ctx.trains) or 'none'})",
                 "route.train",
             )
         if spec.train in used_trains:
@@ -83,8 +84,7 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
                 dup = seen & seg.units
                 if dup:
                     raise GameError(
-                        f"train {spec.train} uses the same track twice "
-                        f"({_units_text(ctx, dup)})",
+                        f"train {spec.train} uses the same track twice ({_units_text(ctx, dup)})",
                         "route.overlap",
                     )
                 seen |= seg.units
@@ -208,9 +208,7 @@ def resolve(
     return Route(spec.train, ctx.train_spec(spec.train), tuple(order), tuple(visits))
 
 
-def _assemble(
-    cands: list[list[Segment]], avoid: set[int], strict: bool
-) -> list[Segment] | None:
+def _assemble(cands: list[list[Segment]], avoid: set[int], strict: bool) -> list[Segment] | None:
     """Pick one segment per chain and orient them into a path; None if impossible."""
     n = len(cands)
     out: list[Segment] = []
@@ -245,6 +243,4 @@ def _assemble(
 
 
 def _units_text(ctx: RouteContext, units: set[int] | frozenset[int]) -> str:
-    hexes = list(ctx.board.spec.hexes)
-    names = sorted({hexes[u // 32] for u in units})
-    return "track on " + ", ".join(names)
+    return "track on " + ", ".join(unit_hexes(ctx.board, units))

@@ -29,12 +29,12 @@ the entity (blocked cities, token cities) is computed per call by
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from rhineland.board.board import Board, PlacedTile
-from rhineland.board.hexgrid import opposite
-from rhineland.board.tiles import Node, Path
+from rhineland.board.mapspec import MapSpec
+from rhineland.board.tiles import Node, Tile
 
 _UNITS_PER_HEX = 32  # 6 edge units + up to 26 node-to-node paths per hex
 
@@ -122,6 +122,12 @@ class TrackGraph:
         return sum(len(s) for s in self.out)
 
 
+def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
+    """The hexes of some track units, sorted (for error messages)."""
+    names = list(board.spec.hexes)
+    return sorted({names[u // _UNITS_PER_HEX] for u in units})
+
+
 def track_graph(board: Board) -> TrackGraph:
     """The track graph of ``board``'s current tiles, cached on the board by version.
 
@@ -145,38 +151,92 @@ def track_graph(board: Board) -> TrackGraph:
     return graph
 
 
+@dataclass(frozen=True, slots=True)
+class _TileTrack:
+    """A tile's rotated track as lookup tables (built once per tile and rotation).
+
+    ``ends[i]``: the two endpoints of path ``i`` (edge int or node part as
+    ``-1 - part``); ``edges[i]``: its edges; ``at_edge``/``at_node``: path
+    indices touching an edge / a node part; ``terminal``/``gauge`` per path.
+    """
+
+    ends: tuple[tuple[int, int], ...]
+    edges: tuple[tuple[int, ...], ...]
+    at_edge: dict[int, tuple[int, ...]]
+    at_node: dict[int, tuple[int, ...]]
+    terminal: tuple[bool, ...]
+    gauge: tuple[str, ...]
+
+
+_TRACK_CACHE: dict[tuple[int, int], tuple[Tile, _TileTrack]] = {}
+
+
+def _tile_track(tile: Tile, rotation: int) -> _TileTrack:
+    key = (id(tile), rotation)
+    hit = _TRACK_CACHE.get(key)
+    if hit is not None and hit[0] is tile:
+        return hit[1]
+    ps = tile.rotated_paths(rotation)
+
+    def code(end: int | str) -> int:
+        return end if isinstance(end, int) else -1 - int(end[1:])
+
+    at_edge: dict[int, list[int]] = {}
+    at_node: dict[int, list[int]] = {}
+    for i, p in enumerate(ps):
+        for e in p.edges():
+            at_edge.setdefault(e, []).append(i)
+        for n in p.nodes():
+            at_node.setdefault(n, []).append(i)
+    track = _TileTrack(
+        ends=tuple((code(p.a), code(p.b)) for p in ps),
+        edges=tuple(p.edges() for p in ps),
+        at_edge={e: tuple(v) for e, v in at_edge.items()},
+        at_node={n: tuple(v) for n, v in at_node.items()},
+        terminal=tuple(bool(p.terminal) for p in ps),
+        gauge=tuple(p.gauge for p in ps),
+    )
+    _TRACK_CACHE[key] = (tile, track)  # the tile is kept alive, so its id stays unique
+    return track
+
+
+_CROSSINGS: dict[int, tuple[MapSpec, dict[str, dict[int, str]], dict[str, int]]] = {}
+
+
+def _crossings(spec: MapSpec) -> tuple[dict[str, dict[int, str]], dict[str, int]]:
+    """hex -> {edge: neighbour} for sides track may cross, and hex -> index (per map)."""
+    hit = _CROSSINGS.get(id(spec))
+    if hit is not None and hit[0] is spec:
+        return hit[1], hit[2]
+    cross = {
+        h: {e: n for e, n in hs.neighbors.items() if not spec.crossing_blocked(h, e)}
+        for h, hs in spec.hexes.items()
+    }
+    index = {h: i for i, h in enumerate(spec.hexes)}
+    _CROSSINGS[id(spec)] = (spec, cross, index)
+    return cross, index
+
+
 def _build(board: Board) -> TrackGraph:
-    spec = board.spec
-    hex_index = {h: i for i, h in enumerate(spec.hexes)}
+    cross, hex_index = _crossings(board.spec)
     graph = TrackGraph(version=board.version, tiles=dict(board.tiles))
-
-    # rotated paths per hex, and which paths touch each edge / node
-    paths: dict[str, tuple[Path, ...]] = {}
-    at_edge: dict[str, dict[int, list[int]]] = {}
-    at_node: dict[str, dict[int, list[int]]] = {}
+    track: dict[str, _TileTrack] = {}
     for h, placed in board.tiles.items():
-        ps = placed.tile.rotated_paths(placed.rotation) if placed.tile.paths else ()
-        paths[h] = ps
-        edge_map: dict[int, list[int]] = {}
-        node_map: dict[int, list[int]] = {}
-        for i, p in enumerate(ps):
-            for e in p.edges():
-                edge_map.setdefault(e, []).append(i)
-            for n in p.nodes():
-                node_map.setdefault(n, []).append(i)
-        at_edge[h] = edge_map
-        at_node[h] = node_map
+        if placed.tile.paths:
+            track[h] = _tile_track(placed.tile, placed.rotation)
 
+    node_ids: dict[tuple[str, int], int] = {}
     for h, placed in board.tiles.items():
         tile = placed.tile
         if not tile.nodes:
             continue
+        tt = track.get(h)
         cities = [n.part for n in tile.nodes if n.is_city]
         for tn in tile.nodes:
-            touching = at_node[h].get(tn.part, [])
+            touching = tt.at_node.get(tn.part, ()) if tt else ()
             if not touching and tn.hidden:
                 continue
-            terminal = tn.is_offboard or any(paths[h][i].terminal for i in touching)
+            terminal = tn.is_offboard or any(tt.terminal[i] for i in touching if tt)
             rn = RevenueNode(
                 id=len(graph.nodes),
                 hex=h,
@@ -187,57 +247,43 @@ def _build(board: Board) -> TrackGraph:
                 tile_color=tile.color,
                 name=f"{h}-{tn.part}",
             )
+            node_ids[(h, tn.part)] = rn.id
             graph.nodes.append(rn)
             graph.by_name[rn.name] = rn
             graph.by_hex.setdefault(h, []).append(rn)
     graph.out = [[] for _ in graph.nodes]
 
-    def node_id(h: str, part: int) -> int | None:
-        rn = graph.by_name.get(f"{h}-{part}")
-        return None if rn is None else rn.id
+    hexes: list[str] = []
+    steps: list[tuple[str, int]] = []
+    edges: list[tuple[str, int]] = []
+    units: set[int] = set()
+    gauges: list[str] = []
 
-    def unit_edge(h: str, e: int) -> int:
-        return hex_index[h] * _UNITS_PER_HEX + e
-
-    def unit_path(h: str, i: int) -> int:
-        return hex_index[h] * _UNITS_PER_HEX + 6 + i
-
-    neighbors = {h: hs.neighbors for h, hs in spec.hexes.items()}
-
-    def walk(
-        start: int,
-        h: str,
-        path_i: int,
-        from_end: int | str,
-        hexes: list[str],
-        steps: list[tuple[str, int]],
-        edges: list[tuple[str, int]],
-        units: set[int],
-        gauges: set[str],
-    ) -> Iterator[Segment]:
-        """Follow path ``path_i`` of hex ``h`` entered at ``from_end``; yield segments."""
-        p = paths[h][path_i]
-        other = p.b if p.a == from_end else p.a
-        steps.append((h, path_i))
-        gauges_added = p.gauge not in gauges
-        gauges.add(p.gauge)
+    def walk(start: int, h: str, path_i: int, came_from: int) -> Iterator[Segment]:
+        """Follow path ``path_i`` of hex ``h`` entered at end ``came_from``; yield segments."""
+        tt = track[h]
+        a, b = tt.ends[path_i]
+        other = b if a == came_from else a
+        base = hex_index[h] * _UNITS_PER_HEX
         added: list[int] = []
-        for e in p.edges():
-            u = unit_edge(h, e)
-            if u not in units:
-                units.add(u)
-                added.append(u)
-        if not p.edges():
-            u = unit_path(h, path_i)
-            units.add(u)
-            added.append(u)
+        path_edges = tt.edges[path_i]
+        if path_edges:
+            for e in path_edges:
+                if base + e not in units:
+                    units.add(base + e)
+                    added.append(base + e)
+        else:
+            units.add(base + 6 + path_i)
+            added.append(base + 6 + path_i)
+        steps.append((h, path_i))
+        gauges.append(tt.gauge[path_i])
         try:
-            if isinstance(other, str):  # reached a node
-                b = node_id(h, int(other[1:]))
-                if b is not None and b != start:
+            if other < 0:  # reached a node
+                end = node_ids.get((h, -1 - other))
+                if end is not None and end != start:
                     yield Segment(
                         start,
-                        b,
+                        end,
                         tuple(hexes),
                         tuple(steps),
                         tuple(edges),
@@ -245,36 +291,34 @@ def _build(board: Board) -> TrackGraph:
                         frozenset(gauges),
                     )
                 return
+            nh = cross[h].get(other)
+            if nh is None or nh not in track:
+                return
+            ne = (other + 3) % 6
+            if hex_index[nh] * _UNITS_PER_HEX + ne in units:
+                return
             edges.append((h, other))
-            nh = neighbors[h].get(other)
-            if nh is None or spec.crossing_blocked(h, other):
-                edges.pop()
-                return
-            ne = opposite(other)
-            u = unit_edge(nh, ne)
-            if u in units:
-                edges.pop()
-                return
             edges.append((nh, ne))
             hexes.append(nh)
-            for nxt in at_edge[nh].get(ne, ()):
-                if (nh, nxt) in steps:
-                    continue
-                yield from walk(start, nh, nxt, ne, hexes, steps, edges, units, gauges)
+            for nxt in track[nh].at_edge.get(ne, ()):
+                if (nh, nxt) not in steps:
+                    yield from walk(start, nh, nxt, ne)
             hexes.pop()
             edges.pop()
             edges.pop()
         finally:
             steps.pop()
+            gauges.pop()
             for u in added:
                 units.discard(u)
-            if gauges_added:
-                gauges.discard(p.gauge)
 
     for rn in graph.nodes:
-        ref = f"p{rn.part}"
-        for path_i in at_node[rn.hex].get(rn.part, ()):
-            for seg in walk(rn.id, rn.hex, path_i, ref, [rn.hex], [], [], set(), set()):
+        tt = track.get(rn.hex)
+        if tt is None:
+            continue
+        for path_i in tt.at_node.get(rn.part, ()):
+            hexes[:] = [rn.hex]
+            for seg in walk(rn.id, rn.hex, path_i, -1 - rn.part):
                 graph.out[rn.id].append(seg)
                 graph.by_hexes.setdefault(seg.hexes, []).append(seg)
     return graph

@@ -79,7 +79,9 @@ class RouteContext:
         try:
             return self.data.train(name)
         except KeyError:
-            raise GameError(f"{self.data.title} has no train type {name!r}", "route.train") from None
+            raise GameError(
+                f"{self.data.title} has no train type {name!r}", "route.train"
+            ) from None
 
 
 @dataclass(frozen=True)

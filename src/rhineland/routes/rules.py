@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rhineland.engine.titledata import DistanceRule
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
@@ -156,10 +155,15 @@ class RevenueRules:
                     left[i] -= take
                     num -= take
             if num > 0:
+                group = next((r for r in rules if kind in r.nodes), None)
+                kinds = group.nodes if group else (kind,)
+                used = sum(per_kind.get(k, 0) for k in kinds)
+                names = "/".join(_KIND_NAMES.get(k, k) for k in kinds)
+                visits = zip(route.visits, costs, strict=True)
+                stops = ", ".join(v.name for v, c in visits if c and v.kind in kinds)
                 raise GameError(
-                    f"train {route.train} may visit at most {_limit(route.train_spec.distance, kind)}"
-                    f" {_KIND_NAMES.get(kind, kind)}; the route visits {per_kind[kind]}"
-                    f" ({_describe(route, kind)})",
+                    f"train {route.train} may visit at most {group.visit if group else 0} {names}; "
+                    f"the route visits {used} ({stops})",
                     "route.distance",
                 )
 
@@ -222,11 +226,3 @@ class RevenueRules:
 def _entity_syms(ctx: RouteContext) -> frozenset[str]:
     data = ctx.data
     return frozenset(c.sym for c in data.corporations) | frozenset(m.sym for m in data.minors)
-
-
-def _limit(rules: Sequence[DistanceRule], kind: str) -> int:
-    return sum(r.visit for r in rules if kind in r.nodes)
-
-
-def _describe(route: Route, kind: str) -> str:
-    return ", ".join(v.name for v in route.visits if v.kind == kind)

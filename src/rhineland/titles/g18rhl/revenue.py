@@ -166,7 +166,8 @@ class RhlRevenue(RevenueRules):
             hit = [v.name for v in visits if v.hex in group]
             if len(hit) > 1:
                 raise GameError(
-                    f"train {t} may not run from one {what} offboard to another ({' - '.join(hit)})",
+                    f"train {t} may not run from one {what} offboard to another "
+                    f"({' - '.join(hit)})",
                     "route.offboard_pair",
                 )
         if route.train_spec.name == RGE_TRAIN:

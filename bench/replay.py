@@ -1,0 +1,57 @@
+"""Benchmark: replay reference games from JSON text to the final state, in process.
+
+    .venv/bin/python bench/replay.py [-n 10] [EXPORT ...]
+
+Prints, per export, the median and minimum seconds per full replay (reading
+the JSON text, building the game, checking and applying every action,
+recording undo snapshots where the export undoes).  Defaults to the real
+games in ../shared/fixtures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import orjson
+
+from rhineland.io.export import new_game, parse_export, undo_targets
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+DEFAULT = [
+    SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json",
+    SHARED / "fixtures" / "1893" / "1893_end_bank.json",
+]
+
+
+def replay_once(text: bytes) -> float:
+    start = time.perf_counter()
+    export = parse_export(orjson.loads(text))
+    game = new_game(export)
+    targets = undo_targets(export.actions)
+    for i, action in enumerate(export.actions):
+        game.process(action, atomic=False, history=i in targets)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=10, help="replays per export")
+    parser.add_argument("exports", nargs="*", type=Path)
+    args = parser.parse_args()
+    for path in args.exports or DEFAULT:
+        text = path.read_bytes()
+        try:
+            times = [replay_once(text) for _ in range(args.n)]
+        except Exception as exc:  # a game the engine cannot replay yet
+            print(f"{path.name}: not replayable: {exc}")
+            continue
+        n_actions = len(orjson.loads(text)["actions"])
+        print(f"{path.name}: {n_actions} actions, median {statistics.median(times):.3f} s, "
+              f"min {min(times):.3f} s per replay ({args.n} runs)")
+
+
+if __name__ == "__main__":
+    main()
