@@ -588,3 +588,23 @@ def test_18rhl_eight_train_pays_best_eight_and_no_towns() -> None:
     stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
     assert [values[i] for i in stops] == [50, 20, 30, 40, 60, 70, 80, 90]
     assert RHL_RULES.stop_value(ctx, r, visits[-1]) == 0  # towns pay nothing to the 8
+
+
+def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None:
+    """Ten cities of 70 beat the 60M ends, but keeping the ends doubles two metropolises."""
+    ctx = ctx_for(Board(RHL.map, RHL.tiles), "ADR", "8", [])
+    visits = _visits("o" + "c" * 10 + "o")
+    ends = (
+        RevenueNode(0, "A4", 0, Node(0, "offboard"), None, True, "red", "A4-0"),
+        RevenueNode(11, "L13", 0, Node(0, "offboard"), None, True, "red", "L13-0"),
+    )
+    metro = [
+        RevenueNode(i, h, 0, Node(0, "city", slots=3), 0, False, "brown", f"{h}-0")
+        for i, h in ((1, "I10"), (2, "F9"))
+    ]
+    visits = (ends[0], *metro, *visits[3:11], ends[1])
+    r = Route("8-0", RHL.train("8"), (), visits)
+    values = [60, 50, 50] + [70] * 8 + [60]
+    stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
+    # plain best 8: eight 70s = 560; with both ends: 60+60+50+50 (x2) + four 70s = 600
+    assert stops == (0, 1, 2, 3, 4, 5, 6, 11)

@@ -136,7 +136,7 @@ class OperatingRules:
             self.place_home_token(game, entity)
 
     def end_operating_turn(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        entity.operated = True
+        """Called after an entity's last step (``operated`` is set by its dividend)."""
 
     def end_operating_round(self, game: Game, rnd: OperatingRound) -> None:
         pass
@@ -368,19 +368,19 @@ class OperatingRules:
         return bool(entity.cash >= self.min_train_price(game, entity))
 
     def min_train_price(self, game: Game, entity: Any) -> int:
-        """Cheapest price (M) at which ``entity`` could buy any train now."""
+        """Cheapest price (M) at which ``entity`` might buy a train now: a depot train, or
+        1M while any other company owns one (the reference engine keeps the train
+        step open then, whatever the phase allows)."""
         prices = [t.spec.price for t in self.available_depot_trains(game)]
-        if self.may_buy_trains_from_others(game, entity) and any(
-            self.train_sellable_to(game, other, entity)
-            for other in game.corporations.values() if other is not entity
-            for _ in other.trains[:1]
-        ):
+        others = list(game.corporations.values()) + list(game.minors.values())
+        if any(o is not entity and o.trains and not o.closed for o in others):
             prices.append(1)
         return min(prices, default=10**9)
 
     def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
-        """Whether ``seller``'s trains may be sold to ``buyer`` (default: any other company)."""
-        return not seller.closed
+        """Whether ``seller``'s trains may be sold to ``buyer`` (default: any other
+        corporation)."""
+        return isinstance(seller, Corporation) and not seller.closed
 
     def must_buy_train(self, game: Game, entity: Any) -> bool:
         return not entity.trains and self.has_route(game, entity)
@@ -451,7 +451,7 @@ class OperatingRules:
                 "train.from_other",
             )
         seller = self.operator(game, str(train.owner))
-        if not isinstance(seller, Corporation):
+        if not self.train_sellable_to(game, seller, entity):
             raise GameError(f"{entity.sym} may not buy a train from {seller.sym}",
                             "train.from_other")
         if price < 1:

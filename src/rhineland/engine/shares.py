@@ -101,6 +101,8 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None)
     ``actor`` breaks ties on who is considered first in seat order.
     """
     pres_cert = next(c for c in corp.certificates if c.president)
+    if pres_cert.reserved:
+        return  # reserved for a merger (1893): no presidency until it is founded
     current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
     holdings = {
         p.id: corp.percent_of(p.id) for p in game.state.players if not p.bankrupt

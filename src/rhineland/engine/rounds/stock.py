@@ -204,6 +204,7 @@ class StockRound(Round):
         sell_certificates(game, player, corp, certs, action.percent)
         self.sold.setdefault(player.id, set()).add(corp.sym)
         self.sold_this_turn.append(corp.sym)
+        self.last_to_act = player.id
         if not game.title.can_act_in_stock_round(game, self, player):
             self.end_turn(game, player, passed=True)
 

@@ -28,9 +28,12 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Full green metropolis: with all 3 slots filled the hex blocks every
   company without a token in it; with fewer tokens nothing there blocks.
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
-  visit any other red (offboard) hex; towns pay nothing; 8 cities/offboards
-  pay; when *both* ends are RGE hexes every Rhine metropolis stop pays double.
-  No Montan/Ratingen bonus.
+  visit any other red (offboard) hex; towns neither count nor pay, and it may
+  even end at one (oracle: 18Rhl_g08 action 394); its best 8
+  cities/offboards pay (plus ferry-reached cities, which cost no distance);
+  when *both* ends are RGE hexes every paying Rhine metropolis pays double.
+  No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
+  need offboards the 8-train may not visit.)
 * A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
   may not start or end at an out-tokened offboard (A14, B15, C2 with another
   company's token).
@@ -232,6 +235,50 @@ class RhlRevenue(RevenueRules):
             if node.kind in r.nodes and r.pay == 0:
                 return 0
         return super().stop_value(ctx, route, node)
+
+    def paying_stops(
+        self,
+        ctx: RouteContext,
+        route: Route,
+        values: Sequence[int],
+        costs: Sequence[int],
+        tokened: frozenset[int],
+    ) -> tuple[int, ...]:
+        """The Rheingold-Express pays its best 8 cities/offboards, counting the doubling.
+
+        When both ends of the route are RGE hexes, keeping both ends among the
+        8 doubles every paying metropolis; that choice competes with the plain
+        best 8 and the better one pays (as the reference picks the stop set of
+        highest revenue).
+        """
+        plain = super().paying_stops(ctx, route, values, costs, tokened)
+        visits = route.visits
+        last = len(visits) - 1
+        if (
+            route.train_spec.name != RGE_TRAIN
+            or last < 1
+            or visits[0].hex not in self.rge
+            or visits[last].hex not in self.rge
+            or (0 in plain and last in plain)
+        ):
+            return plain
+        pay = next((r.pay for r in route.train_spec.distance if "city" in r.nodes), 0)
+        free = [i for i, c in enumerate(costs) if c == 0]
+        pool = [
+            i
+            for i, v in enumerate(visits)
+            if 0 < i < last and costs[i] > 0 and v.kind in ("city", "offboard")
+        ]
+
+        def weight(i: int) -> int:
+            return values[i] * (2 if visits[i].hex in self.metropolis else 1)
+
+        pool.sort(key=lambda i: (-weight(i), i))
+        ends = tuple(sorted({0, last, *free, *pool[: max(pay - 2, 0)]}))
+        doubled = sum(values[i] for i in ends if visits[i].hex in self.metropolis)
+        if sum(values[i] for i in ends) + doubled > sum(values[i] for i in plain):
+            return ends
+        return plain
 
     def icons(self, ctx: RouteContext, hex_id: str) -> frozenset[str]:
         """Icons on a hex now: the tile's own (sticky mark stripped) and the carried ones."""

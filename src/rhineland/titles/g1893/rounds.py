@@ -1,0 +1,249 @@
+"""1893's own rounds: the Starting Package draft, its forced auction, and merger rounds.
+
+Sources: seed ``001`` ("Starting Package", "Minor companies that merge via
+shareholder vote") and the oracle traces of the reference engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import Action, Bid, Pass, SpecialBuy
+from rhineland.engine.entities import Player
+from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.titles.g1893.rules import Cologne
+
+
+def _title(game: Game) -> Cologne:
+    from rhineland.titles.g1893.rules import Cologne
+
+    assert isinstance(game.title, Cologne)
+    return game.title
+
+
+class StartingPackageDraft(Round):
+    """The first round: in turn, each player buys one item of the Starting Package
+    at its price (a ``bid``) or passes for good.  The three privates and the two
+    lowest-numbered unsold minors are on offer.  The round ends when one item
+    is left or every player has passed."""
+
+    kind = "Draft"
+
+    def __init__(self, turn: int) -> None:
+        super().__init__(turn)
+        self.index = 0
+        self.passed: list[int] = []
+        self.last_buyer: int | None = None
+
+    def start(self, game: Game) -> None:
+        self.index = 0
+
+    def current_entity(self, game: Game) -> Any:
+        return game.seat_order()[self.index % len(game.seat_order())]
+
+    def step_name(self, game: Game) -> str:
+        return "starting_package_initial_auction"
+
+    def finished(self, game: Game) -> bool:
+        return len(_title(game).draftables(game)) <= 1 or len(self.passed) >= len(
+            game.seat_order()
+        )
+
+    def process(self, game: Game, action: Action) -> None:
+        player = self.expect_player(game, action)
+        title = _title(game)
+        if isinstance(action, Bid):
+            sym = action.company or action.minor
+            if sym not in title.draftables(game):
+                raise GameError(
+                    f"{sym} is not on offer (on offer: {', '.join(title.draftables(game))})",
+                    "draft.item",
+                )
+            price = game.private(sym).spec.value
+            if action.price != price:
+                raise GameError(f"{sym} costs {price}M, not {action.price}M", "draft.price")
+            title.buy_package_item(game, player, sym, price)
+            self.last_buyer = player.id
+        elif isinstance(action, Pass):
+            self.passed.append(player.id)
+            game.add_log(f"{player.name} passes")
+        else:
+            raise GameError(f"{action.type} is not possible in the draft", "draft.action")
+        self._advance(game)
+
+    def _advance(self, game: Game) -> None:
+        if self.finished(game):
+            finish_round(game, self)
+            return
+        order = game.seat_order()
+        for _ in range(len(order)):
+            self.index = (self.index + 1) % len(order)
+            if order[self.index].id not in self.passed:
+                return
+
+
+class ForcedAuction(Round):
+    """Unsold Starting Package items after an OR set (seed 001, rule case 1).
+
+    The player in turn selects an item (a ``bid`` at its price); then each
+    player in turn, the selector last, buys it at the current price or passes.
+    When all pass the price drops by 10M; at half the face value the selector
+    must buy (or the next player who can afford it).
+    """
+
+    kind = "Draft"
+
+    def __init__(self, turn: int) -> None:
+        super().__init__(turn)
+        self.index = 0
+        self.item: str | None = None
+        self.selector: int | None = None
+        self.passes: set[int] = set()
+        self.reduction = 0
+        self.last_buyer: int | None = None
+
+    def current_entity(self, game: Game) -> Any:
+        return game.seat_order()[self.index % len(game.seat_order())]
+
+    def step_name(self, game: Game) -> str:
+        return "starting_package_forced_auction"
+
+    def price(self, game: Game) -> int:
+        assert self.item is not None
+        return game.private(self.item).spec.value - self.reduction
+
+    def process(self, game: Game, action: Action) -> None:
+        player = self.expect_player(game, action)
+        title = _title(game)
+        if self.item is None:
+            if not isinstance(action, Bid):
+                raise GameError("select an item of the Starting Package first", "draft.select")
+            sym = action.company or action.minor
+            if sym not in title.draftables(game):
+                raise GameError(f"{sym} is not on offer", "draft.item")
+            self.item = sym
+            self.selector = player.id
+            self.reduction = 0
+            self.passes = set()
+            game.add_log(f"{player.name} selects {sym} for auction")
+            self._next(game)
+            return
+        if isinstance(action, Bid):
+            price = self.price(game)
+            if action.price != price:
+                raise GameError(f"{self.item} costs {price}M now, not {action.price}M",
+                                "draft.price")
+            self._sold(game, player, price)
+        elif isinstance(action, Pass):
+            self.passes.add(player.id)
+            self._next(game)
+        else:
+            raise GameError(f"{action.type} is not possible in this auction", "draft.action")
+
+    def _sold(self, game: Game, player: Player, price: int) -> None:
+        assert self.item is not None
+        _title(game).buy_package_item(game, player, self.item, price)
+        self.last_buyer = player.id
+        selector = self.selector
+        self.item = None
+        self.selector = None
+        if not _title(game).draftables(game):
+            finish_round(game, self)
+            return
+        order = game.seat_order()
+        self.index = next(i for i, p in enumerate(order) if p.id == selector)
+        self.index = (self.index + 1) % len(order)
+
+    def _next(self, game: Game) -> None:
+        order = game.seat_order()
+        for _ in range(len(order) + 1):
+            if len(self.passes) >= len(order):
+                half = game.private(str(self.item)).spec.value // 2
+                if self.price(game) - 10 < half or self.price(game) <= half:
+                    self._force(game)
+                    return
+                self.reduction += 10
+                self.passes = set()
+                game.add_log(f"{self.item}'s price drops to {self.price(game)}M")
+            self.index = (self.index + 1) % len(order)
+            p = order[self.index]
+            if p.id in self.passes:
+                continue
+            if p.cash < self.price(game):
+                self.passes.add(p.id)
+                continue
+            return
+
+    def _force(self, game: Game) -> None:
+        order = game.seat_order()
+        start = next(i for i, p in enumerate(order) if p.id == self.selector)
+        price = self.price(game)
+        for k in range(len(order)):
+            p = order[(start + k) % len(order)]
+            if p.cash >= price:
+                self._sold(game, p, price)
+                return
+        first = order[start]
+        self._sold(game, first, first.cash)
+
+
+class MergerRound(Round):
+    """A merger round (``MR turn.num``): holders vote on founding AGV or HGK.
+
+    Reserved-certificate holders vote their certificates' percentage, players
+    their bought shares; the market's shares count as no.  50% yes founds the
+    corporation, more than 50% no postpones it.  Then the new president may
+    discard excess trains.
+    """
+
+    kind = "Merger"
+
+    def __init__(self, turn: int, num: int) -> None:
+        super().__init__(turn, num)
+        self.offering: list[str] = []
+        self.voters: list[int] = []
+        self.votes: dict[int, int] = {}
+        self.yes = 0
+        self.no = 0
+        self.index = 0
+        self.discards: list[str] = []
+
+    @property
+    def label(self) -> str:
+        return f"MR {self.turn}.{self.num}"
+
+    def start(self, game: Game) -> None:
+        title = _title(game)
+        title.start_merger_round(game, self)
+        self._check_done(game)
+
+    def current_entity(self, game: Game) -> Any:
+        if self.discards:
+            return game.corporation(self.discards[0])
+        return game.player(self.voters[self.index])
+
+    def step_name(self, game: Game) -> str:
+        if self.discards:
+            return "potential_discard_trains_after_merge"
+        return "merger"
+
+    def process(self, game: Game, action: Action) -> None:
+        title = _title(game)
+        if self.discards:
+            title.process_merge_discard(game, self, action)
+            self._check_done(game)
+            return
+        player = self.expect_player(game, action)
+        if not isinstance(action, SpecialBuy) or action.description not in ("yes", "no"):
+            raise GameError(f"{player.name} must vote yes or no on {self.offering[0]}",
+                            "merger.vote")
+        title.merger_vote(game, self, player, action.description)
+        self._check_done(game)
+
+    def _check_done(self, game: Game) -> None:
+        if not self.offering and not self.discards:
+            finish_round(game, self)
