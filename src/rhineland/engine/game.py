@@ -278,6 +278,14 @@ class Game:
         """Trains still in the depot, in order."""
         return [t for t in self.state.trains if t.owner is None and not t.rusted]
 
+    def to_open_market(self, train: Train) -> None:
+        """Put ``train`` in the open market (discarded or traded in), at the end of it."""
+        train.owner = MARKET
+        order = self.state.discard_order
+        if train.id in order:
+            order.remove(train.id)
+        order.append(train.id)
+
     def discarded_trains(self) -> list[Train]:
         """Trains in the open market, in the order they were discarded."""
         by_id = {t.id: t for t in self.state.trains}

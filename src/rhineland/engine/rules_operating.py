@@ -588,6 +588,5 @@ class OperatingRules:
         if train not in entity.trains:
             raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")
         entity.trains.remove(train)
-        train.owner = MARKET
-        game.state.discard_order.append(train.id)
+        game.to_open_market(train)
         game.add_log(f"{entity.sym} discards {train_id}")

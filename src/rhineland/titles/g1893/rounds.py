@@ -70,6 +70,7 @@ class StartingPackageDraft(Round):
             self.last_buyer = player.id
         elif isinstance(action, Pass):
             self.passed.append(player.id)
+            game.state.extra["first_sr_passers"].append(player.id)
             game.add_log(f"{player.name} passes")
         else:
             raise GameError(f"{action.type} is not possible in the draft", "draft.action")

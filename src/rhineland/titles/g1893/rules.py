@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, BuyCompany, BuyShares, BuyTrain, SellCompany
+from rhineland.engine.actions import (
+    Action,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    Par,
+    SellCompany,
+)
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Minor, Player
 from rhineland.engine.shares import check_presidency, move_price, operating_order_key
 from rhineland.engine.title import Title
@@ -85,7 +92,8 @@ class Cologne(Title):
         st = game.state
         hgk_floated = game.corporation("HGK").floated
         if rnd.kind == "Draft":
-            self.order_after_draft(game, rnd)
+            if isinstance(rnd, StartingPackageDraft):
+                self.order_after_draft(game, rnd)  # the forced auction keeps the order
             unsold = [s for s in self.unsold_package(game)]
             if isinstance(rnd, ForcedAuction) or len(unsold) <= 1:
                 return StockRound(rnd.turn)
@@ -169,9 +177,25 @@ class Cologne(Title):
 
     # -- stock round -------------------------------------------------------------------
     def start_stock_round(self, game: Game, rnd: StockRound) -> None:
-        game.state.extra["first_sr_passers"] = []
+        """Players who passed in the draft stay passed in the first stock round."""
 
     def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
+        pending = game.state.extra.get("rag_par_pending")
+        if pending is not None:
+            self.resolve_rag_par(game, rnd, action, pending)
+            return True
+        if isinstance(action, Par) and action.corporation == "RAG" and self.owns_fdsd(
+            game, action.entity
+        ):
+            player = rnd.expect_player(game, action)
+            cell = self.par_cell(game, game.corporation("RAG"), action.share_price)
+            if player.cash < cell.price * 2:
+                self.exchange_fdsd_for_par(game, player, cell.price * 2)
+                rnd.par(game, player, action)
+            else:
+                game.state.extra["rag_par_pending"] = (player.id, action.share_price)
+                game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
+            return True
         if isinstance(action, BuyShares) and action.entity_type == "company":
             self.fdsd_exchange(game, rnd, action)
             return True
@@ -189,9 +213,43 @@ class Cologne(Title):
                 passers.append(action.entity)
         return False
 
+    def owns_fdsd(self, game: Game, pid: Any) -> bool:
+        fdsd = game.private("FdSD")
+        return not fdsd.closed and fdsd.owner == pid
+
+    def exchange_fdsd_for_par(self, game: Game, player: Player, amount: int) -> None:
+        """FdSD is exchanged for RAG's president's certificate: the bank pays the par."""
+        self.close_private(game, game.private("FdSD"))
+        game.pay(game.bank, player, amount)
+        game.add_log(f"{player.name} exchanges FdSD to pay for RAG's par")
+
+    def resolve_rag_par(self, game: Game, rnd: StockRound, action: Action,
+                        pending: tuple[int, str]) -> None:
+        """After a RAG par by FdSD's owner: ``assign`` exchanges FdSD, ``pass`` pays cash."""
+        pid, share_price = pending
+        if action.entity != pid or action.type not in ("assign", "pass"):
+            raise GameError(
+                f"{game.player(pid).name} must decide whether FdSD pays for RAG's par "
+                "(assign FdSD or pass)",
+                "fdsd.par",
+            )
+        player = game.player(pid)
+        del game.state.extra["rag_par_pending"]
+        par = Par(entity=pid, corporation="RAG", share_price=share_price)
+        if action.type == "assign":
+            cell = self.par_cell(game, game.corporation("RAG"), share_price)
+            self.exchange_fdsd_for_par(game, player, cell.price * 2)
+        rnd.par(game, player, par)
+
     def buy_company_in_sr(self, game: Game, rnd: StockRound, player: Player,
                           action: BuyCompany) -> None:
         sym = action.company
+        eva = game.private("EVA")
+        if sym == "EVA" and isinstance(eva.owner, int) and eva.owner != player.id and (
+            not eva.closed
+        ):
+            self.buy_eva_from_player(game, rnd, player, action)
+            return
         offered = self.unsold_package(game) + self.next_bond(game)
         if sym not in offered:
             raise GameError(f"{sym} is not for sale (for sale: {', '.join(offered)})",
@@ -202,6 +260,27 @@ class Cologne(Title):
         if action.price != price:
             raise GameError(f"{sym} costs {price}M, not {action.price}M", "stock.company_price")
         self.buy_package_item(game, player, sym, price)
+        rnd.bought_this_turn = True
+        rnd.end_turn(game, player, passed=False)
+
+    def buy_eva_from_player(self, game: Game, rnd: StockRound, player: Player,
+                            action: BuyCompany) -> None:
+        """EVA is the only private that changes hands between players (seed 001); the
+        reference engine has the buyer pay its face value to the bank."""
+        eva = game.private("EVA")
+        price = eva.spec.value
+        if action.price != price:
+            raise GameError(f"EVA costs {price}M, not {action.price}M", "stock.company_price")
+        if rnd.bought_this_turn:
+            raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+        if player.cash < price:
+            raise GameError(f"{player.name} has {player.cash}M, EVA costs {price}M", "stock.cash")
+        seller = game.player(int(eva.owner))  # type: ignore[arg-type]
+        seller.companies.remove("EVA")
+        game.pay(player, game.bank, price)
+        eva.owner = player.id
+        player.companies.append("EVA")
+        game.add_log(f"{player.name} buys EVA from {seller.name} for {price}M")
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False)
 
@@ -256,7 +335,14 @@ class Cologne(Title):
             game.state.extra["fdsd_to_close"] = False
 
     def is_par_cell_for(self, game: Game, corp: Corporation, cell: Any) -> bool:
-        return "par" in cell.types and cell.price != MERGED_PAR
+        """Par cells (not the merged corporations' 120M); RAG with FdSD: any of them."""
+        if cell.price == MERGED_PAR:
+            return False
+        if corp.sym == "RAG" and self.owns_fdsd(game, game.state.round and getattr(
+            game.state.round, "current", None
+        )):
+            return cell.is_par
+        return "par" in cell.types
 
     def may_par(self, game: Game, corp: Corporation) -> bool:
         return corp.sym not in MERGED
@@ -282,24 +368,18 @@ class Cologne(Title):
 
     def check_sell(self, game: Game, player: Player, corp: Corporation,
                    certs: list[Certificate], percent: int) -> None:
-        """No sale in the first SR; the market takes any number of shares."""
+        """No sale in the first SR; otherwise as usual (the market holds at most 50%)."""
         if game.state.turn == 1:
             raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
-        if not corp.operated:
-            raise GameError(
-                f"shares of {corp.sym} cannot be sold before it has operated",
-                "stock.sell_before_operating",
-            )
+        super().check_sell(game, player, corp, certs, percent)
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Bonds can always be sold back (after the first SR); shares as usual."""
         if game.state.turn == 1 or rnd.bought_this_turn:
             return False
         if any(is_bond(s) for s in player.companies):
             return True
-        for corp in game.corporations.values():
-            if corp.operated and not corp.closed and corp.certs_of(player.id):
-                return True
-        return False
+        return super().can_sell_any(game, rnd, player)
 
     def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
         if player.id in game.state.extra.get("first_sr_passers", []):
@@ -337,6 +417,7 @@ class Cologne(Title):
     def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
         super().start_operating_round(game, rnd)
         game.state.extra["traded_in"] = []
+        game.state.extra["first_sr_passers"] = []
 
     def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
         if isinstance(entity, Minor) and step == "token":
@@ -392,8 +473,6 @@ class Cologne(Title):
             return []
         out = []
         for new in self.available_depot_trains(game):
-            if new.owner is not None:
-                continue
             for old in entity.trains:
                 discount = (new.spec.discount or {}).get(old.name)
                 if discount is not None and new.spec.price - discount <= entity.cash:
@@ -423,7 +502,7 @@ class Cologne(Title):
         if discount is None:
             raise GameError(f"a {old.name}-train cannot be traded in for a {new.name}-train",
                             "train.trade_in")
-        if new not in self.available_depot_trains(game) or new.owner is not None:
+        if new not in self.available_depot_trains(game):
             raise GameError(f"train {new.id} is not for sale now", "train.available")
         price = new.spec.price - discount
         if action.price != price:
@@ -434,8 +513,7 @@ class Cologne(Title):
                             "train.cash")
         game.pay(entity, game.bank, price)
         entity.trains.remove(old)
-        old.owner = MARKET
-        game.state.discard_order.append(old.id)
+        game.to_open_market(old)
         new.owner = entity.sym
         entity.trains.append(new)
         traded.append(entity.sym)
