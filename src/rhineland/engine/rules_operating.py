@@ -427,11 +427,7 @@ class OperatingRules:
             raise GameError(
                 f"train {train.id} costs {price}M, not {action.price}M", "train.price"
             )
-        if len(entity.trains) >= self.train_limit(game, entity):
-            raise GameError(
-                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
-                "train.limit",
-            )
+        self.check_train_room(game, entity)
         self.pay_for_train(game, entity, price, train)
         train.owner = entity.sym
         entity.trains.append(train)
@@ -441,6 +437,14 @@ class OperatingRules:
     def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
         """Whether trains may change hands between operating entities now."""
         return "can_buy_trains" in game.phase.status
+
+    def check_train_room(self, game: Game, entity: Any) -> None:
+        """A company at its train limit may not buy (titles may allow it, then discard)."""
+        if len(entity.trains) >= self.train_limit(game, entity):
+            raise GameError(
+                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
+                "train.limit",
+            )
 
     def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
                              price: int) -> None:
@@ -457,11 +461,7 @@ class OperatingRules:
         if price < 1:
             raise GameError(f"a train between companies costs at least 1M, not {price}M",
                             "train.price")
-        if len(entity.trains) >= self.train_limit(game, entity):
-            raise GameError(
-                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
-                "train.limit",
-            )
+        self.check_train_room(game, entity)
         if price > entity.cash:
             raise GameError(f"{entity.sym} has {entity.cash}M, not {price}M", "train.cash")
         game.pay(entity, seller, price)

@@ -52,6 +52,7 @@ class OperatingRound(Round):
         self.pending_discards: list[str] = []
         self.turn_state: dict[str, Any] = {}
         self.interrupt: str | None = None  # a title's special step inserted mid-turn
+        self.deferred_start = False  # the next turn waits for pending discards
 
     # -- views -------------------------------------------------------------------
     def current_entity(self, game: Game) -> Any:
@@ -115,6 +116,13 @@ class OperatingRound(Round):
         """End ``entity``'s turn at once (e.g. after a bankruptcy)."""
         game.title.end_operating_turn(game, self, entity)
         self.index += 1
+        self._start_next(game)
+
+    def _start_next(self, game: Game) -> None:
+        """Start the next entity's turn once every pending discard is done."""
+        if self.pending_discards:
+            self.deferred_start = True
+            return
         self._start_entity(game)
 
     def resume(self, game: Game, entity: Any) -> None:
@@ -133,7 +141,7 @@ class OperatingRound(Round):
             return
         game.title.end_operating_turn(game, self, entity)
         self.index += 1
-        self._start_entity(game)
+        self._start_next(game)
 
     # -- processing -------------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
@@ -186,6 +194,8 @@ class OperatingRound(Round):
         elif isinstance(action, BuyTrain) and step == "buy_train":
             game.title.buy_train(game, self, entity, action)
             self.bought_trains += 1
+            if game.title.over_train_limit(game, entity) and entity.sym not in self.pending_discards:
+                self.pending_discards.append(entity.sym)
             if not game.title.step_applicable(game, self, entity, "buy_train"):
                 self.next_step(game, entity)
         else:
@@ -214,3 +224,6 @@ class OperatingRound(Round):
         game.title.discard_train(game, entity, action.train)
         if not game.title.over_train_limit(game, entity):
             self.pending_discards.pop(0)
+        if not self.pending_discards and self.deferred_start:
+            self.deferred_start = False
+            self._start_entity(game)

@@ -38,6 +38,11 @@ MERGERS: dict[str, tuple[tuple[str, int], ...]] = {
     "AGV": (("EKB", 0), ("KSZ", 1), ("BKB", 2)),
     "HGK": (("KBE", 0), ("HdSK", 1), ("KFBE", 2)),
 }
+VOTE_ORDER: dict[str, tuple[str, ...]] = {
+    "AGV": ("EKB", "KSZ", "BKB"),
+    "HGK": ("KFBE", "KBE", "HdSK"),
+}
+"""Order in which the merging entities' owners are asked to vote (reference engine)."""
 MERGED_PAR = 120
 MERGED_PAR_TYPE = {"AGV": "par_2", "HGK": "par_1"}
 """The market cells where the merged corporations start (reference market legend)."""
@@ -463,6 +468,9 @@ class Cologne(Title):
             return False
         return isinstance(seller, Corporation) or isinstance(buyer, Minor)
 
+    def check_train_room(self, game: Game, entity: Any) -> None:
+        """A company may buy beyond its limit and then discards (reference engine)."""
+
     def can_buy_train(self, game: Game, entity: Any) -> bool:
         """As the default, or a trade-in is possible (even at the train limit)."""
         return super().can_buy_train(game, entity) or bool(self.trade_in_options(game, entity))
@@ -594,7 +602,9 @@ class Cologne(Title):
         rnd.yes = 0
         rnd.index = 0
         corp = game.corporation(sym)
-        for merging, share_index in MERGERS[sym]:
+        shares = dict(MERGERS[sym])
+        for merging in VOTE_ORDER[sym]:
+            share_index = shares[merging]
             owner = game.private(merging).owner
             if not isinstance(owner, int):
                 continue
