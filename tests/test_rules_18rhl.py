@@ -78,7 +78,7 @@ def _trace(name: str) -> dict[int, dict[str, Any]]:
 
 
 def position(name: str, until: int) -> Game:
-    """Game ``name`` (``"g00"``, ``"end_bank"``...) replayed up to and including action ``until``."""
+    """Game ``name`` (``"g00"``, ``"end_bank"``...) replayed up to action ``until`` included."""
     game = replay(_export(name), until=until)
     assert game.actions[-1].id == until
     return game
@@ -108,7 +108,9 @@ def price(game: Game, sym: str) -> tuple[int, int, int]:
 
 
 def step(game: Game) -> str:
-    return game.round.step_name(game)
+    name = game.round.step_name(game)
+    assert name is not None
+    return name
 
 
 def label(game: Game) -> str:
@@ -620,9 +622,10 @@ def test_full_capitalisation_from_phase_5() -> None:
     bme = corp(game, "BME")
     assert bme.floated and bme.cash == 10 * 60 and bme.capitalization == "full"
     assert (bme.percent_of(IPO), bme.percent_of(MARKET)) == (0, 50)
-    while label(game).startswith("SR"):
-        action = next(a for a in _export("g06").actions if a.id == game.actions[-1].id + 1)
-        game.process(action)
+    for action in _export("g06").actions:
+        if (action.id or 0) > 426 and label(game).startswith("SR"):
+            game.process(action)
+    assert label(game) == "OR 13.1"
     assert price(game, "BME") == (60, 3, 0)
 
 
@@ -655,7 +658,7 @@ def test_market_pool_holds_at_most_50_percent() -> None:
     assert corp(game, "ADR").percent_of(MARKET) == 40
     assert game.round.current_entity(game).id == 635
     before = copy.deepcopy(game_state(game))
-    with pytest.raises(GameError, match="60%.*limit is 50%"):
+    with pytest.raises(GameError, match=r"60%.*limit is 50%"):
         game.process(SellShares(entity=635, shares=("ADR_2", "ADR_3"), percent=20))
     assert game_state(game) == before
     game.process(SellShares(entity=635, shares=("ADR_2",), percent=10))
@@ -697,7 +700,7 @@ def test_trajektanstalt_free_green_upgrade_after_the_normal_lay_token_at_normal_
     game = position("g00", 203)
     bme = corp(game, "BME")
     assert game.board.tile_at("F9").tile.color == "yellow"
-    ctx = game.title.lay_context(game, game.round, bme)
+    ctx = game.title.lay_context(game, None, bme)
     assert "F9" not in ctx.connectivity().hexes  # no connection needed
     assert (bme.cash, bme.next_token_price, step(game)) == (360, 60, "buy_train")
     game.process(LayTile(entity="Tjt", entity_type="company", hex="F9", tile="X922-0",

@@ -144,6 +144,9 @@ class StockRules:
         """Price falls one row per sale action (``down_block``)."""
         move_price(game, corp, "down", 1)
 
+    def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
+        """Called when ``player``'s stock round turn ends."""
+
     def can_act_in_stock_round(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Whether ``player`` could buy, start or sell anything now (else they pass)."""
         return self.can_buy_any(game, rnd, player) or self.can_sell_any(game, rnd, player)
@@ -185,13 +188,16 @@ class StockRules:
         for corp in game.corporations.values():
             if not corp.operated or corp.closed:
                 continue
+            room = limit - corp.percent_of(MARKET)
             for cert in corp.certs_of(player.id):
-                if corp.percent_of(MARKET) + 10 > limit:
-                    break
                 if not cert.president:
-                    return True
+                    if cert.percent <= room:
+                        return True
+                    continue
+                # the president's certificate: only if another player can take over,
+                # and then 10% of it goes to the market
                 others = [p for p in game.seat_order() if p is not player]
-                if any(corp.percent_of(p.id) >= cert.percent for p in others):
+                if room >= 10 and any(corp.percent_of(p.id) >= cert.percent for p in others):
                     return True
         return False
 

@@ -41,6 +41,7 @@ class StockRound(Round):
         self.bought_this_turn = False
         self.sold_this_turn: list[str] = []
         self.sold: dict[int, set[str]] = {}
+        self.last_buy_kind = ""  # "shares" (buy, par) or a title's other kind of buy
 
     def start(self, game: Game) -> None:
         self.current = game.seat_order()[0].id
@@ -88,8 +89,10 @@ class StockRound(Round):
         else:
             self.passes = 0
             self.last_to_act = player.id
+        game.title.after_stock_turn(game, self, player)
         self.bought_this_turn = False
         self.sold_this_turn = []
+        self.last_buy_kind = ""
         self.current = game.next_player(player).id
         if self.passes >= len(game.seat_order()):
             game.title.end_stock_round(game, self)
@@ -156,6 +159,7 @@ class StockRound(Round):
         self.check_can_buy(game, player, corp, [pres], price)
         game.title.par_corporation(game, player, corp, action.share_price)
         self.bought_this_turn = True
+        self.last_buy_kind = "shares"
         self.end_turn(game, player, passed=False)
 
     def buy(self, game: Game, player: Player, action: BuyShares) -> None:
@@ -188,6 +192,7 @@ class StockRound(Round):
         check_presidency(game, corp, player)
         game.title.after_share_bought(game, player, corp)
         self.bought_this_turn = True
+        self.last_buy_kind = "shares"
         self.end_turn(game, player, passed=False)
 
     def sell(self, game: Game, player: Player, action: SellShares) -> None:

@@ -334,6 +334,15 @@ class Cologne(Title):
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False)
 
+    def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
+        """FdSD closes in the SR after the first 5-train, after a turn in which its owner
+        traded shares (the reference engine's timing, oracle g24 action 200; seed 001:
+        "closure is scheduled by the first 5-train"); otherwise at the end of that SR."""
+        traded = rnd.sold_this_turn or rnd.bought_this_turn and rnd.last_buy_kind == "shares"
+        if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
+            self.close_private(game, game.private("FdSD"))
+            game.state.extra["fdsd_to_close"] = False
+
     def end_of_stock_round_fdsd(self, game: Game) -> None:
         if game.state.extra.get("fdsd_to_close"):
             self.close_private(game, game.private("FdSD"))
