@@ -463,12 +463,33 @@ class OperatingRules:
                             "train.price")
         self.check_train_room(game, entity)
         if price > entity.cash:
-            raise GameError(f"{entity.sym} has {entity.cash}M, not {price}M", "train.cash")
+            self.emergency_from_other(game, entity, train, price)
         game.pay(entity, seller, price)
         seller.trains.remove(train)
         train.owner = entity.sym
         entity.trains.append(train)
         game.add_log(f"{entity.sym} buys {train.id} from {seller.sym} for {price}M")
+
+    def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
+        """A company short of cash for another company's train: the president adds the
+        rest where the title allows it (``ebuy_from_others: value``: at most face value)."""
+        rule = game.data.rules.get("ebuy_from_others", "never")
+        owners = game.entity_owner_ids(entity)
+        if rule != "value" or not self.must_buy_train(game, entity) or not owners:
+            raise GameError(f"{entity.sym} has {entity.cash}M, not {price}M", "train.cash")
+        if price > train.spec.price:
+            raise GameError(
+                f"in an emergency a train from another company costs at most its face value "
+                f"{train.spec.price}M, not {price}M",
+                "train.emergency_price",
+            )
+        president = game.player(owners[0])
+        need = price - entity.cash
+        if president.cash < need:
+            raise GameError(f"{president.name} must add {need}M but has {president.cash}M",
+                            "train.emergency_cash")
+        game.pay(president, entity, need)
+        game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
 
     def pay_for_train(self, game: Game, entity: Any, price: int, train: Any = None) -> None:
         """Pay for a depot train; in an emergency buy the president adds the rest."""

@@ -718,6 +718,8 @@ class Cologne(Title):
             return
         if action.type == "discard_train" and action.entity == sym:
             self.discard_train(game, corp, str(getattr(action, "train", "")))
+            if not corp.trains:
+                rnd.discards.pop(0)  # nothing left to decide
             return
         raise GameError(f"{sym}'s president decides which trains {sym} keeps", "merger.discard")
 
