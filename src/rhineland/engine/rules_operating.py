@@ -406,7 +406,7 @@ class OperatingRules:
         """Depot trains that may be bought now: the next type, and types made available."""
         depot = game.depot_trains()
         if not depot:
-            return []
+            return game.discarded_trains()
         first = depot[0].name
         phases_seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
         return [
