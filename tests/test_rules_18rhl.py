@@ -568,6 +568,33 @@ def test_player_who_cannot_buy_or_sell_passes_automatically() -> None:
     assert label(game) == "OR 1.1"
 
 
+def test_company_counts_as_operated_after_its_first_turn_even_without_a_run() -> None:
+    """Selling after operating: ADR had its OR 1 turn (track, no run, a train bought), so
+    in SR 2 P1 (35M, nothing to buy) is not auto-passed and may sell ADR_3: 80M, price
+    one row down 80M (0,1) -> 75M (1,1)."""
+    game = new_game()
+    play_packet_4p(game)
+    game.process(Par(entity=1, corporation="ADR", share_price="80,1,2"))
+    for share in ("ADR_1", "ADR_2", "ADR_3"):
+        for pid in (2, 3, 4):
+            game.process(Pass(entity=pid))
+        game.process(BuyShares(entity=1, shares=(share,), percent=10))
+    for pid in (2, 3, 4):
+        game.process(Pass(entity=pid))
+    game.process(LayTile(**co("ADR"), hex="K4", tile="4-0", rotation=1))
+    game.process(Pass(**co("ADR")))
+    game.process(BuyTrain(**co("ADR"), train="2-0", price=100, variant="2"))
+    game.process(Pass(**co("ADR")))
+    game.process(Pass(**co("RhE")))
+    game.process(Pass(**co("RhE")))
+    assert label(game) == "SR 2" and corp(game, "ADR").operated
+    game.process(Pass(entity=4))
+    assert game.round.current_entity(game).id == 1 and game.player(1).cash == 35
+    game.process(SellShares(entity=1, shares=("ADR_3",), percent=10))
+    assert game.player(1).cash == 35 + 80
+    assert price(game, "ADR") == (75, 1, 1)
+
+
 # -- privates close ----------------------------------------------------------------------
 
 
@@ -658,6 +685,21 @@ def test_incremental_capitalisation_before_phase_5() -> None:
     # 5M per 10%: P1 50% -> 25M, P2 10% -> 5M, the 40% in the treasury -> 20M to ADR
     assert {p: cash(game)[p] - before[p] for p in before} == {1: 25, 2: 5, 3: 0, 4: 0}
     assert corp(game, "ADR").cash == treasury + 20
+
+
+@needs_shared
+def test_market_pool_shares_pay_no_dividend() -> None:
+    """Incremental capitalisation: treasury shares' dividends go to the company, market
+    pool shares' to nobody.  g00 action 31: RhE pays out 50M (5M per 10%) with 1002 30%,
+    treasury 50%, pool 20%: 1002 +15M, RhE +25M, the bank pays 40M, not 50M."""
+    game = position("g00", 30)
+    rhe = corp(game, "RhE")
+    assert (rhe.percent_of(1002), rhe.percent_of(IPO), rhe.percent_of(MARKET)) == (30, 50, 20)
+    bank, before = game.bank.cash, cash(game)
+    game.process(Dividend(**co("RhE"), kind="payout"))
+    assert corp(game, "RhE").cash == 40 + 25
+    assert {p: cash(game)[p] - before[p] for p in before} == {1002: 15, 1003: 0, 1001: 0}
+    assert game.bank.cash == bank - 40
 
 
 @needs_shared

@@ -59,6 +59,7 @@ class Certificate:
     president: bool
     owner: Holder = IPO
     reserved: bool = False
+    pool_seq: int = 0  # order of arrival in the market (which share is "first" there)
 
     @property
     def id(self) -> str:

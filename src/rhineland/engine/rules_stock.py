@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
-from rhineland.engine.shares import move_price, set_price, sold_percent
+from rhineland.engine.shares import give, move_price, set_price, sold_percent
 from rhineland.engine.titledata import MarketCell
 from rhineland.errors import GameError
 
@@ -71,7 +71,7 @@ class StockRules:
                 "stock.cash",
             )
         game.pay(player, self.share_payment_receiver(game, corp, IPO), price)
-        pres.owner = player.id
+        give(game, pres, player.id)
         game.add_log(f"{player.name} pars {corp.sym} at {cell.price}M")
         self.check_float(game, corp)
 

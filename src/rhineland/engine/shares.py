@@ -52,44 +52,61 @@ def operating_order_key(game: Game, corp: Corporation) -> tuple[int, int, int, i
     return (-sp.price, -sp.col, sp.row, game.state.cell_order.get(corp.sym, 0))
 
 
+def give(game: Game, cert: Certificate, holder: Holder) -> None:
+    """Transfer ``cert`` to ``holder``; it becomes the holder's most recent certificate
+    (the order matters for which certificates change hands in presidency swaps and
+    which market share is taken first)."""
+    game.state.market_order += 1
+    cert.pool_seq = game.state.market_order
+    cert.owner = holder
+
+
+def to_market(game: Game, cert: Certificate) -> None:
+    """Put ``cert`` in the market, behind the certificates already there."""
+    give(game, cert, MARKET)
+
+
+def first_in_market(corp: Corporation, percent: int = 10) -> Certificate | None:
+    """The certificate of ``percent`` that has been in the market longest."""
+    pool = [c for c in corp.certificates if c.owner == MARKET and c.percent == percent]
+    return min(pool, key=lambda c: c.pool_seq) if pool else None
+
+
 def sold_percent(corp: Corporation) -> int:
     """Percent held by players (sold from the IPO or bought from the market)."""
     return sum(c.percent for c in corp.certificates if isinstance(c.owner, int))
 
 
-def transfer(cert: Certificate, to: Holder) -> None:
-    cert.owner = to
+
+
+def swap_certificates(corp: Corporation, holder: int, percent: int) -> list[Certificate]:
+    """Certificates of ``holder`` worth ``percent`` handed over for the president's
+    certificate: a double if it matches and there are more than two certificates to
+    choose from, else 10% certificates in index order."""
+    mine = [c for c in corp.certificates if c.owner == holder and not c.president]
+    doubles = [c for c in mine if c.percent == percent]
+    singles = sorted((c for c in mine if c.percent < percent), key=lambda c: c.pool_seq)
+    if doubles and (len(mine) <= 2 or sum(c.percent for c in singles) < percent):
+        return [doubles[0]]
+    give: list[Certificate] = []
+    total = 0
+    for c in singles:
+        if total >= percent:
+            break
+        give.append(c)
+        total += c.percent
+    return give if total >= percent else [doubles[0]] if doubles else give
 
 
 def president_swap(
     game: Game, corp: Corporation, new_pres: int, old_pres: Holder
 ) -> None:
-    """Give ``new_pres`` the president's certificate; ``old_pres`` gets the same percentage back.
-
-    The new president hands over a double certificate if one covers the
-    exchange, else 10% certificates.
-    """
+    """Give ``new_pres`` the president's certificate; ``old_pres`` gets the same percentage
+    back (see :func:`swap_certificates` for which certificates)."""
     pres_cert = next(c for c in corp.certificates if c.president)
-    need = pres_cert.percent
-    mine = [c for c in corp.certificates if c.owner == new_pres and not c.president]
-    doubles = [c for c in mine if c.percent == need]
-    give: list[Certificate]
-    singles = [c for c in mine if c.percent < need]
-    if sum(c.percent for c in singles) >= need and len(singles) >= 2:
-        give = []
-        total = 0
-        for c in sorted(singles, key=lambda c: c.index):
-            if total >= need:
-                break
-            give.append(c)
-            total += c.percent
-    elif doubles:
-        give = [doubles[0]]
-    else:
-        give = singles
-    for c in give:
-        c.owner = old_pres
-    pres_cert.owner = new_pres
+    for c in swap_certificates(corp, new_pres, pres_cert.percent):
+        give(game, c, old_pres)
+    give(game, pres_cert, new_pres)
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
 from rhineland.engine.rounds.base import Round, finish_round
-from rhineland.engine.shares import check_presidency
+from rhineland.engine.shares import (
+    check_presidency,
+    first_in_market,
+    give,
+    swap_certificates,
+    to_market,
+)
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -184,7 +190,7 @@ class StockRound(Round):
         receiver = game.title.share_payment_receiver(game, corp, source)
         game.pay(player, receiver, price)
         for c in certs:
-            c.owner = player.id
+            give(game, c, player.id)
         game.add_log(
             f"{player.name} buys {sum(c.percent for c in certs)}% of {corp.sym} from "
             f"{'the market' if source == MARKET else 'the IPO'} for {price}M"
@@ -226,50 +232,65 @@ def sell_certificates(
 ) -> None:
     """Sell ``percent`` of ``corp`` held by ``player`` to the market (bank pays the price).
 
-    If the president's certificate is among ``certs`` the presidency passes
-    first and the matching certificates of the new president go to the market.
+    Selling (part of) the president's certificate needs another player with at
+    least its percentage: the certificates go to the market, the new president
+    takes the president's certificate from there and puts certificates worth it
+    back (a double if one matches); what the seller keeps of the president's
+    share comes back to them as 10% certificates, the longest in the market first
+    (as the reference engine does it).
     """
     assert corp.share_price is not None
-    price_each = corp.share_price.price
-    total = price_each * percent // 10
+    total = corp.share_price.price * percent // 10
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert in certs:
-        # The president sells down: the presidency passes first.
-        others = [c for c in corp.certificates if c.owner == player.id and not c.president]
-        kept_pct = corp.percent_of(player.id) - percent
-        # hand the presidency to the player with the most after the sale
-        best = None
-        order = game.state.players
-        start = order.index(player)
-        for k in range(1, len(order)):
-            p = order[(start + k) % len(order)]
-            if p.bankrupt:
-                continue
-            pct = corp.percent_of(p.id)
-            if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
-                best = (p, pct)
-        if best is None:
-            raise GameError(
-                f"{player.name} cannot sell the president's certificate of {corp.sym}: no other "
-                "player could take the presidency",
-                "stock.sell_president",
-            )
-        from rhineland.engine.shares import president_swap
-
-        president_swap(game, corp, best[0].id, player.id)
-        sell_now = [c for c in corp.certificates if c.owner == player.id]
-        chosen: list[Certificate] = []
-        total_pct = 0
-        for c in sorted(sell_now, key=lambda c: -c.index):
-            if total_pct >= percent:
+        new_pres = _next_president(game, player, corp, percent)
+        others = [c for c in certs if not c.president]
+        kept = pres_cert.percent - (percent - sum(c.percent for c in others))
+        change = []
+        for _ in range(kept // 10):
+            c = first_in_market(corp)
+            if c is None:
                 break
-            chosen.append(c)
-            total_pct += c.percent
-        certs = chosen
-        del others
-    for c in certs:
-        c.owner = MARKET
+            give(game, c, player.id)
+            change.append(c)
+        for c in certs:
+            to_market(game, c)
+        give(game, pres_cert, new_pres.id)
+        for c in swap_certificates(corp, new_pres.id, pres_cert.percent):
+            to_market(game, c)
+        for _ in range((kept - 10 * len(change)) // 10):
+            c = first_in_market(corp)
+            if c is not None:
+                give(game, c, player.id)
+        game.add_log(f"{new_pres.name} becomes the president of {corp.sym}")
+        certs = others
+    else:
+        for c in certs:
+            to_market(game, c)
     game.pay(game.bank, player, total)
     game.add_log(f"{player.name} sells {percent}% of {corp.sym} for {total}M")
     game.title.after_shares_sold(game, player, corp, certs)
     check_presidency(game, corp, player)
+
+
+def _next_president(game: Game, seller: Player, corp: Corporation, percent: int) -> Player:
+    """Who takes the presidency when ``seller`` sells ``percent`` including the certificate."""
+    pres_cert = next(c for c in corp.certificates if c.president)
+    kept_pct = corp.percent_of(seller.id) - percent
+    best: tuple[Player, int] | None = None
+    order = game.state.players
+    start = order.index(seller)
+    for k in range(1, len(order)):
+        p = order[(start + k) % len(order)]
+        if p.bankrupt:
+            continue
+        pct = corp.percent_of(p.id)
+        if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
+            best = (p, pct)
+    if best is None:
+        raise GameError(
+            f"{seller.name} cannot sell the president's certificate of {corp.sym}: no other "
+            "player could take the presidency",
+            "stock.sell_president",
+        )
+    return best[0]

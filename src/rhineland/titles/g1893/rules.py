@@ -17,7 +17,13 @@ from rhineland.engine.actions import (
     SellCompany,
 )
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Minor, Player
-from rhineland.engine.shares import check_presidency, move_price, operating_order_key
+from rhineland.engine.shares import (
+    check_presidency,
+    give,
+    move_price,
+    operating_order_key,
+    to_market,
+)
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g1893.board_rules import CologneBoardRules
@@ -326,7 +332,7 @@ class Cologne(Title):
             raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
         take = sorted(in_market, key=lambda c: c.index)[:2]
         for c in take:
-            c.owner = player.id
+            give(game, c, player.id)
         self.close_private(game, fdsd)
         game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
         check_presidency(game, rag, player)
@@ -370,7 +376,7 @@ class Cologne(Title):
         super().par_corporation(game, player, corp, share_price)
         for cert in corp.certificates:
             if cert.owner == IPO and not cert.reserved:
-                cert.owner = MARKET
+                to_market(game, cert)
 
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
                                certs: list[Certificate]) -> None:
@@ -585,7 +591,7 @@ class Cologne(Title):
         set_price(game, corp, cell)
         for cert in corp.certificates:
             if cert.owner == IPO and not cert.reserved:
-                cert.owner = MARKET
+                to_market(game, cert)
         corp.can_buy_shares = True
         game.add_log(f"{sym} shares can now be bought")
 
@@ -673,7 +679,7 @@ class Cologne(Title):
             cert = corp.certificates[share_index]
             cert.reserved = False
             if isinstance(owner, int):
-                cert.owner = owner
+                give(game, cert, owner)
                 priority.append(owner)
             self.close_private(game, private)
             minor = game.minors.get(merging)

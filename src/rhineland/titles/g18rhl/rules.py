@@ -13,7 +13,7 @@ from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Private
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
-from rhineland.engine.shares import move_price, set_price, sold_percent
+from rhineland.engine.shares import give, move_price, set_price, sold_percent, to_market
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
@@ -209,7 +209,7 @@ class Rhl(Title):
                 continue
             was_president = corp.president == player.id
             for cert in held:
-                cert.owner = MARKET
+                to_market(game, cert)
             if was_president:
                 check_presidency(game, corp)
                 if corp.receivership:
@@ -346,13 +346,13 @@ class Rhl(Title):
         """NLK brings a free GVE 10%; the RhE certificate makes its buyer president and par RhE."""
         if private.sym == NLK:
             cert = game.corporation(GVE).certificates[1]
-            cert.owner = player.id
+            give(game, cert, player.id)
             game.add_log(f"{player.name} receives a 10% share of {GVE}")
         if private.sym == RHE:
             rhe = game.corporation(RHE)
-            rhe.certificates[0].owner = player.id
+            give(game, rhe.certificates[0], player.id)
             for cert in rhe.certificates[1:4]:
-                cert.owner = MARKET
+                to_market(game, cert)
             game.state.extra["rhe_bid"] = price
             return RHE
         return None
@@ -392,7 +392,7 @@ class Rhl(Title):
             super().float_corporation(game, corp)
             for cert in corp.certificates:
                 if cert.owner == IPO:
-                    cert.owner = MARKET
+                    to_market(game, cert)
             return
         times = 6 if corp.sym == KEG else 5
         game.pay(game.bank, corp, corp.par_price.price * times)
