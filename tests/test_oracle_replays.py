@@ -79,8 +79,20 @@ def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
     return matched, len(trace["trace"])
 
 
+GAMES_1893 = [("1893/1893_end_bank.json", "1893_end_bank.trace.json")] + [
+    (f"generated/1893/1893_g{n}.json", f"generated/1893_g{n}.trace.json")
+    for n in ("06", "07", "08", "16", "17", "24")
+]
+
+
 @pytest.mark.parametrize(("export_rel", "trace_rel"), GAMES_18RHL, ids=lambda s: Path(s).stem)
 def test_18rhl_game_matches_oracle(export_rel: str, trace_rel: str) -> None:
+    matched, total = replay_against_trace(export_rel, trace_rel)
+    assert matched == total
+
+
+@pytest.mark.parametrize(("export_rel", "trace_rel"), GAMES_1893, ids=lambda s: Path(s).stem)
+def test_1893_game_matches_oracle(export_rel: str, trace_rel: str) -> None:
     matched, total = replay_against_trace(export_rel, trace_rel)
     assert matched == total
 

@@ -71,6 +71,7 @@ class State:
     finished: bool = False
     end_trigger: tuple[str, str] | None = None
     game_end_reason: str | None = None
+    ended_mid_round: bool = False
     log_len: int = 0
     market_order: int = 0
     cell_order: dict[str, int] = field(default_factory=dict)
@@ -107,6 +108,7 @@ class State:
             turn=self.turn,
             finished=self.finished,
             end_trigger=self.end_trigger,
+            ended_mid_round=self.ended_mid_round,
             game_end_reason=self.game_end_reason,
             log_len=self.log_len,
             market_order=self.market_order,

@@ -44,7 +44,7 @@ def game_state(game: Game) -> dict[str, Any]:
     out["finished"] = st.finished
     if st.end_trigger is not None:
         out["end_trigger"] = list(st.end_trigger)
-    if st.finished:
+    if st.finished and not st.ended_mid_round:
         out["current"] = entity_ref(rnd.final_entity(game) if rnd is not None else None)
         out["step"] = None
         out["acting"] = [str(p.id) for p in st.players if not p.bankrupt]

@@ -194,7 +194,8 @@ class OperatingRound(Round):
         elif isinstance(action, BuyTrain) and step == "buy_train":
             game.title.buy_train(game, self, entity, action)
             self.bought_trains += 1
-            if game.title.over_train_limit(game, entity) and entity.sym not in self.pending_discards:
+            over = game.title.over_train_limit(game, entity)
+            if over and entity.sym not in self.pending_discards:
                 self.pending_discards.append(entity.sym)
             if not game.title.step_applicable(game, self, entity, "buy_train"):
                 self.next_step(game, entity)

@@ -344,7 +344,9 @@ class Cologne(Title):
         """FdSD closes in the SR after the first 5-train, after a turn in which its owner
         traded shares (the reference engine's timing, oracle g24 action 200; seed 001:
         "closure is scheduled by the first 5-train"); otherwise at the end of that SR."""
-        traded = rnd.sold_this_turn or rnd.bought_this_turn and rnd.last_buy_kind == "shares"
+        traded = bool(rnd.sold_this_turn) or (
+            rnd.bought_this_turn and rnd.last_buy_kind == "shares"
+        )
         if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
             self.close_private(game, game.private("FdSD"))
             game.state.extra["fdsd_to_close"] = False
@@ -355,14 +357,8 @@ class Cologne(Title):
             game.state.extra["fdsd_to_close"] = False
 
     def is_par_cell_for(self, game: Game, corp: Corporation, cell: Any) -> bool:
-        """Par cells (not the merged corporations' 120M); RAG with FdSD: any of them."""
-        if cell.price == MERGED_PAR:
-            return False
-        if corp.sym == "RAG" and self.owns_fdsd(game, game.state.round and getattr(
-            game.state.round, "current", None
-        )):
-            return cell.is_par
-        return "par" in cell.types
+        """The ``par`` cells; the 120M cells are the merged corporations' start only."""
+        return "par" in cell.types and cell.price != MERGED_PAR
 
     def may_par(self, game: Game, corp: Corporation) -> bool:
         return corp.sym not in MERGED
@@ -728,6 +724,49 @@ class Cologne(Title):
                 rnd.discards.pop(0)  # nothing left to decide
             return
         raise GameError(f"{sym}'s president decides which trains {sym} keeps", "merger.discard")
+
+    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
+        """A president who cannot pay for a train even after selling all they may goes
+        bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
+        if action.type != "bankrupt":
+            return False
+        owners = game.entity_owner_ids(entity)
+        if action.entity != entity.sym or rnd.step != "buy_train" or not owners:
+            raise GameError(f"{action.entity} cannot declare bankruptcy now", "bankrupt.when")
+        if not self.must_buy_train(game, entity):
+            raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
+        player = game.player(owners[0])
+        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
+        means = entity.cash + player.cash + self.sellable_value(game, player)
+        if means >= cheapest:
+            raise GameError(
+                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
+                f"cash and sellable shares total {means}M, the cheapest train costs {cheapest}M",
+                "bankrupt.can_pay",
+            )
+        game.pay(player, game.bank, player.cash)
+        player.bankrupt = True
+        game.add_log(f"{player.name} goes bankrupt: the game ends")
+        st = game.state
+        st.finished = True
+        st.end_trigger = ("bankrupt", "immediate")
+        st.game_end_reason = "bankrupt"
+        st.ended_mid_round = True
+        return True
+
+    def sellable_value(self, game: Game, player: Player) -> int:
+        """M ``player`` could raise by selling every share the market takes now."""
+        limit = game.data.rules.get("market_share_limit", 50)
+        total = 0
+        for corp in game.corporations.values():
+            if not corp.operated or corp.share_price is None:
+                continue
+            room = limit - corp.percent_of(MARKET)
+            for cert in corp.certs_of(player.id):
+                if not cert.president and cert.percent <= room:
+                    room -= cert.percent
+                    total += corp.share_price.price * cert.percent // 10
+        return total
 
     def check_game_end(self, game: Game, rnd: Round) -> bool:
         return super().check_game_end(game, rnd)
