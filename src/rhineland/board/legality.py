@@ -481,8 +481,13 @@ def _max_revenue(tile: Tile, part: int) -> int:
     return max(rev.values(), default=0)
 
 
-def _normal_candidates(ctx: LayContext, hex_id: str, conn: Connectivity) -> list[Lay]:
-    """Normal lays on one hex: offered (phase colours, rotations) and accepted."""
+def _normal_candidates(
+    ctx: LayContext, hex_id: str, conn: Connectivity, only: tuple[str, int] | None = None
+) -> list[Lay]:
+    """Normal lays on one hex: offered (phase colours, rotations) and accepted.
+
+    ``only`` = ``(tile name, rotation)`` checks just that lay (same rules, less work).
+    """
     rules = ctx.rules
     reach = conn.hexes.get(hex_id)
     if reach is None or rules.hex_blocker(ctx, hex_id, ctx.entity) is not None:
@@ -491,7 +496,7 @@ def _normal_candidates(ctx: LayContext, hex_id: str, conn: Connectivity) -> list
     old = placed.tile
     out: list[Lay] = []
     for name, copies in ctx.board.supply.items():
-        if not copies:
+        if not copies or (only is not None and name != only[0]):
             continue
         new = ctx.data.tiles[name]
         if new.color not in ctx.tile_colors:
@@ -500,10 +505,11 @@ def _normal_candidates(ctx: LayContext, hex_id: str, conn: Connectivity) -> list
             continue
         fixed = rules.fixed_rotation(ctx, hex_id, new)
         rotations: Iterable[int]
+        wanted = range(6) if only is None else (only[1],)
         if fixed is not None:
-            rotations = (fixed,)
+            rotations = (fixed,) if fixed in wanted else ()
         else:
-            rotations = [r for r in range(6) if _rotation_ok(ctx, hex_id, new, r, reach)]
+            rotations = [r for r in wanted if _rotation_ok(ctx, hex_id, new, r, reach)]
         cost = rules.lay_cost(ctx, hex_id, old, new)
         if cost > ctx.cash:
             continue
@@ -623,7 +629,7 @@ def check_tile_lay(
             raise GameError(
                 f"{hex_id} is not connected to {ctx.entity}'s network", "track.connected"
             )
-        lays = _normal_candidates(ctx, hex_id, conn)
+        lays = _normal_candidates(ctx, hex_id, conn, only=(tile_name, rotation))
     for lay in lays:
         if lay.tile == tile_name and lay.rotation == rotation:
             return lay.cost
