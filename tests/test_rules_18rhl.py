@@ -925,10 +925,6 @@ def test_undo_to_an_action_id_walks_back_several_actions() -> None:
     assert game.round.current_entity(game).id == 4
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "engine bug: Undo(action_id=N) with N the id of the last action undoes that action "
-    "(P2's KEO bid, 420M -> 450M); the reference keeps the actions up to N and removes "
-    "only later ones (facts engine_notes.undo), i.e. nothing here"))
 def test_undo_to_the_last_action_id_removes_nothing() -> None:
     """Undo/redo: ``Undo(action_id=N)`` keeps every action up to N; with N the last
     action's id nothing is undone."""

@@ -375,7 +375,7 @@ class Game:
         batch: list[Action] = []
         while self._undo_stack:
             (state, log_len), action = self._undo_stack[-1]
-            if action_id is not None and batch and (action.id or 0) <= action_id:
+            if action_id is not None and (action.id or 0) <= action_id:
                 break
             self._undo_stack.pop()
             batch.insert(0, action)
