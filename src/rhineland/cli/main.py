@@ -14,6 +14,7 @@ import orjson
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import ReplayError, load_export, replay_iter
 from rhineland.io.state_view import game_state
+from rhineland.io.summary import ReplaySummary
 
 
 @click.group()
@@ -36,14 +37,15 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool) -> None:
         sys.exit(2)
     game = None
     last_id = None
-    rounds: list[str] = []
+    summary = ReplaySummary()
+    label = ""
     try:
         for _, action, g in replay_iter(export, until=until):
             game = g
             last_id = action.id
-            label = g.state.round.label if g.state.round is not None else "end"
-            if not rounds or rounds[-1] != label:
-                rounds.append(label)
+            if action.type not in ("message", "undo", "redo"):
+                summary.record(g, action, label or g.round.label)
+            label = g.round.label
     except ReplayError as exc:
         click.echo(f"error: illegal action {exc.action_id}: {exc.reason}", err=True)
         sys.exit(1)
@@ -73,12 +75,16 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool) -> None:
         }
         click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return
-    click.echo(f"{export.title}: {len(export.actions)} actions replayed "
-               f"(last id {last_id}); rounds: {len(rounds)}")
+    n_done = sum(1 for a in export.actions if until is None or (a.id or 0) <= until)
+    click.echo(f"{export.title}: {n_done} actions replayed (last id {last_id})")
+    for line in summary.text_lines():
+        click.echo(f"  {line}")
+    end = f", finished ({game.state.game_end_reason})" if game.finished else ""
     click.echo(f"state: {state.get('round', {}).get('label', 'end')}, phase {state['phase']}, "
-               f"bank {state['bank']}M" + (", finished" if game.finished else ""))
+               f"bank {state['bank']}M{end}")
+    click.echo("scores:" if game.finished else "values:")
     for p in sorted(game.players, key=lambda x: -game.player_value(x)):
-        click.echo(f"  {p.name:<20} cash {p.cash:>5}M  value {game.player_value(p):>5}M")
+        click.echo(f"  {p.name:<20} cash {p.cash:>6}M  value {game.player_value(p):>6}M")
 
 
 def main() -> None:

@@ -44,6 +44,7 @@ from rhineland.engine.entities import (
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
 from rhineland.engine.title import Title
+from rhineland.engine.titledata import PhaseSpec
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -201,8 +202,8 @@ class Game:
         return self.state.round
 
     @property
-    def phase(self):  # type: ignore[no-untyped-def]
-        """The current :class:`~rhineland.engine.titledata.PhaseSpec`."""
+    def phase(self) -> PhaseSpec:
+        """The current phase (name, train limits, tile colours, ORs per set)."""
         return self.data.phases[self.state.phase]
 
     @property

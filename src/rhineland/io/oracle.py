@@ -39,39 +39,43 @@ class Report:
     error: str | None = None
 
 
+KEYED_SECTIONS = frozenset({"players", "corporations", "minors", "companies", "tiles"})
+"""Sections keyed by entity: an entry we have that the trace lacks is a difference too."""
+
+
 def first_difference(ours: Any, theirs: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first differing path between two JSON values (``theirs`` fields only)."""
+    """The first differing ``(path, ours, theirs)`` between two JSON values, or None.
+
+    Every field of ``theirs`` is compared (action metadata at the top level
+    excepted); in the keyed sections an extra entry of ours also differs.
+    """
     if isinstance(theirs, dict):
         if not isinstance(ours, dict):
             return (path, ours, theirs)
         for k, v in theirs.items():
-            if path == "" and k in META:
+            if not path and k in META:
                 continue
+            sub = f"{path}.{k}" if path else k
             if k not in ours:
-                return (f"{path}.{k}".lstrip("."), None, v)
-            d = first_difference(ours[k], v, f"{path}.{k}")
+                return (sub, None, v)
+            d = first_difference(ours[k], v, sub)
             if d:
                 return d
-        extra = set(ours) - set(theirs)
-        if path and extra and path.count(".") in (1, 2) and path.split(".")[1] in (
-            "corporations", "minors", "players", "companies", "tiles", "available"
-        ):
-            k = sorted(extra)[0]
-            return (f"{path}.{k}".lstrip("."), ours[k], None)
-        if path in (".corporations", ".tiles", ".players", ".companies", ".minors") and extra:
-            k = sorted(extra)[0]
-            return (f"{path}.{k}".lstrip("."), ours[k], None)
+        if path in KEYED_SECTIONS:
+            extra = sorted(set(ours) - set(theirs))
+            if extra:
+                return (f"{path}.{extra[0]}", ours[extra[0]], None)
         return None
     if isinstance(theirs, list):
         if not isinstance(ours, list) or len(ours) != len(theirs):
-            return (path.lstrip("."), ours, theirs)
+            return (path, ours, theirs)
         for i, (a, b) in enumerate(zip(ours, theirs, strict=True)):
             d = first_difference(a, b, f"{path}[{i}]")
             if d:
                 return d
         return None
     if ours != theirs:
-        return (path.lstrip("."), ours, theirs)
+        return (path, ours, theirs)
     return None
 
 
