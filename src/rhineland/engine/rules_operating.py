@@ -454,6 +454,14 @@ class OperatingRules:
                 f"trains may not change hands between companies in phase {game.phase.name}",
                 "train.from_other",
             )
+        if rnd.turn_state.get("emergency_sold") and (
+            game.data.rules.get("ebuy_from_others", "never") == "never"
+        ):
+            raise GameError(
+                f"after selling shares for an emergency buy, {entity.sym} may buy only from "
+                "the depot",
+                "train.emergency_depot_only",
+            )
         seller = self.operator(game, str(train.owner))
         if not self.train_sellable_to(game, seller, entity):
             raise GameError(f"{entity.sym} may not buy a train from {seller.sym}",
@@ -552,6 +560,7 @@ class OperatingRules:
                 raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
         self.check_sell(game, player, corp, certs, action.percent)
         sell_certificates(game, player, corp, certs, action.percent)
+        rnd.turn_state["emergency_sold"] = True
 
     def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
                            train: Any) -> None:
