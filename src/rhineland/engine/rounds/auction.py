@@ -133,22 +133,28 @@ class WaterfallAuction(Round):
         minimum = max(item.bids.values(), default=item.value) + self.increment
         if not item.bids:
             minimum = game.title.min_first_bid(game, item.sym, item.value, self.increment)
-        if action.price < minimum:
+        self._place_bid(game, player, item, action.price, minimum)
+        self.passes = 0
+        self.current = game.next_player(player).id
+
+    def _place_bid(self, game: Game, player: Player, item: _Item, price: int,
+                   minimum: int) -> None:
+        """Record ``player``'s bid of ``price`` M on ``item`` (at least ``minimum`` M; a
+        player's open bids may not exceed their cash)."""
+        if price < minimum:
             raise GameError(
-                f"a bid on {item.sym} must be at least {minimum}M, not {action.price}M",
+                f"a bid on {item.sym} must be at least {minimum}M, not {price}M",
                 "auction.min_bid",
             )
         available = player.cash - self.committed(player.id) + item.bids.get(player.id, 0)
-        if action.price > available:
+        if price > available:
             raise GameError(
                 f"{player.name} can bid at most {available}M (cash {player.cash}M less open "
-                f"bids), not {action.price}M",
+                f"bids), not {price}M",
                 "auction.cash",
             )
-        item.bids[player.id] = action.price
-        game.add_log(f"{player.name} bids {action.price}M for {item.sym}")
-        self.passes = 0
-        self.current = game.next_player(player).id
+        item.bids[player.id] = price
+        game.add_log(f"{player.name} bids {price}M for {item.sym}")
 
     def _process_pass(self, game: Game, player: Player) -> None:
         cheapest = self.cheapest()
@@ -178,19 +184,7 @@ class WaterfallAuction(Round):
                     "auction.item",
                 )
             minimum = max(item.bids.values()) + self.increment
-            if action.price < minimum:
-                raise GameError(
-                    f"a bid on {item.sym} must be at least {minimum}M, not {action.price}M",
-                    "auction.min_bid",
-                )
-            available = player.cash - self.committed(player.id) + item.bids.get(player.id, 0)
-            if action.price > available:
-                raise GameError(
-                    f"{player.name} can bid at most {available}M, not {action.price}M",
-                    "auction.cash",
-                )
-            item.bids[player.id] = action.price
-            game.add_log(f"{player.name} bids {action.price}M for {item.sym}")
+            self._place_bid(game, player, item, action.price, minimum)
         else:
             raise GameError(f"{action.type} is not possible during an auction", "auction.action")
         if len(item.bids) == 1:
