@@ -173,3 +173,15 @@ def test_illegal_tile_lay_leaves_state_unchanged() -> None:
     with pytest.raises(GameError):
         game.process(LayTile(**corp("ADR"), hex="F5", tile="1-0", rotation=0))  # type: ignore[arg-type]
     assert game_state(game) == before
+
+
+def test_objects_held_by_a_caller_stay_valid_after_an_illegal_action() -> None:
+    game = new_game()
+    play_initial_packet(game)
+    p1 = game.player(1)
+    adr = game.corporation("ADR")
+    with pytest.raises(GameError):
+        game.process(Par(entity=1, corporation="ADR", share_price="85,1,2"))
+    game.process(Par(entity=1, corporation="ADR", share_price="80,1,2"))
+    assert p1 is game.player(1) and adr is game.corporation("ADR")
+    assert p1.cash == 270 and adr.president == 1

@@ -79,6 +79,41 @@ class State:
     discard_order: list[str] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def assign(self, other: State) -> None:
+        """Take ``other``'s values while keeping this state's entity objects."""
+        trains = {t.id: t for t in self.trains}
+        for t in other.trains:
+            trains[t.id].__dict__.update(t.__dict__)
+
+        def relink(obj: Any, new: Any) -> None:
+            saved = obj.__dict__.get("certificates")
+            obj.__dict__.update(new.__dict__)
+            if saved is not None:
+                for live, cert in zip(saved, new.certificates, strict=True):
+                    live.__dict__.update(cert.__dict__)
+                obj.certificates = saved
+            if hasattr(obj, "trains"):
+                obj.trains = [trains[t.id] for t in new.trains]
+
+        players = {p.id: p for p in self.players}
+        for p in other.players:
+            relink(players[p.id], p)
+        for table, new_table in ((self.corporations, other.corporations),
+                                 (self.minors, other.minors), (self.privates, other.privates)):
+            for sym, new in new_table.items():
+                relink(table[sym], new)
+        self.bank.__dict__.update(other.bank.__dict__)
+        board = self.board
+        for slot in board.__slots__:
+            setattr(board, slot, getattr(other.board, slot))
+        live_players = [players[p.id] for p in other.players]
+        for f in dataclasses.fields(self):
+            if f.name not in ("bank", "players", "corporations", "minors", "privates", "trains",
+                              "board"):
+                setattr(self, f.name, getattr(other, f.name))
+        self.players = live_players
+        self.trains = [trains[t.id] for t in other.trains]
+
     def clone(self) -> State:
         """An independent copy sharing only the immutable title data (fast, for undo)."""
         trains = {t.id: _dup(t) for t in self.trains}
@@ -375,9 +410,14 @@ class Game:
         return (self.state.clone(), len(self.log))
 
     def restore(self, snap: tuple[State, int]) -> None:
-        """Return to a :meth:`snapshot` (the snapshot stays reusable)."""
+        """Return to a :meth:`snapshot` (the snapshot stays reusable).
+
+        The live entity objects (players, corporations, minors, privates, trains,
+        certificates, bank, board) are kept and given their snapshot values, so
+        references a caller holds stay valid after a failed action.
+        """
         state, log_len = snap
-        self.state = state.clone()
+        self.state.assign(state.clone())
         del self.log[log_len:]
 
     def undo(self, action_id: int | None = None) -> None:
@@ -395,7 +435,7 @@ class Game:
                 break
             self._undo_stack.pop()
             batch.insert(0, action)
-            self.state = state
+            self.state.assign(state)
             del self.log[log_len:]
             if action_id is None:
                 break
