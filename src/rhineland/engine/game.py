@@ -369,9 +369,9 @@ class Game:
             last = max((a.id or 0 for a in self.actions), default=0)
             action = dataclasses.replace(action, id=last + 1)
         if isinstance(action, Undo):
-            self.undo(action.action_id)
+            self._undo(action.action_id)
         elif isinstance(action, Redo):
-            self.redo()
+            self._redo()
         elif not isinstance(action, Message):
             keep = self.keep_history if history is None else history
             self._process_game_action(action, atomic, keep)
@@ -423,9 +423,21 @@ class Game:
     def undo(self, action_id: int | None = None) -> None:
         """Undo the last game action, or every game action after id ``action_id``.
 
-        Raises :class:`GameError` when there is nothing to undo (``keep_history``
-        off, or no action yet).
+        The undo is recorded as an ``undo`` action (exports keep it).  Raises
+        :class:`GameError` when there is nothing to undo (``keep_history`` off, or
+        no action yet).
         """
+        self.process(Undo(entity=self._acting_id(), action_id=action_id))
+
+    def redo(self) -> None:
+        """Re-apply the batch removed by the latest undo (recorded as a ``redo`` action)."""
+        self.process(Redo(entity=self._acting_id()))
+
+    def _acting_id(self) -> int:
+        ids = self.round.acting_player_ids(self) if self.state.round is not None else []
+        return ids[0] if ids else self.seats[0][0]
+
+    def _undo(self, action_id: int | None = None) -> None:
         if not self._undo_stack:
             raise GameError("nothing to undo", "undo.empty")
         batch: list[Action] = []
@@ -441,8 +453,7 @@ class Game:
                 break
         self._redo_stack.append(batch)
 
-    def redo(self) -> None:
-        """Re-apply the batch removed by the latest undo."""
+    def _redo(self) -> None:
         if not self._redo_stack:
             raise GameError("nothing to redo", "redo.empty")
         batch = self._redo_stack.pop()
