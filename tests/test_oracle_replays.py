@@ -51,6 +51,11 @@ def check_invariants(game: Game, start_money: int) -> None:
             assert cert.owner in (IPO, MARKET) or isinstance(cert.owner, int)
     for p in game.players:
         assert p.cash >= 0, f"{p.name} has {p.cash}M"
+    for m in game.minors.values():
+        assert m.cash >= 0, f"{m.sym} has {m.cash}M"
+    for corp in game.corporations.values():
+        # only 18Rhl's bankruptcy rule leaves a treasury negative (the debt to the bank)
+        assert corp.cash >= 0 or game.data.title == "18Rhl", f"{corp.sym} has {corp.cash}M"
     if not game.bank.broken:
         assert game.bank.cash >= 0
 
