@@ -164,7 +164,7 @@ class ForcedAuction(Round):
         for _ in range(len(order) + 1):
             if len(self.passes) >= len(order):
                 half = game.private(str(self.item)).spec.value // 2
-                if self.price(game) - 10 < half or self.price(game) <= half:
+                if half >= self.price(game):  # at half the face value (or below) someone must buy
                     self._force(game)
                     return
                 self.reduction += 10

@@ -1,0 +1,998 @@
+"""1893: Cologne rule cases (issue 4), each checked with real values.
+
+Positions are built through the public API, either from a new game or by replaying a
+reference game of ``../shared`` to a chosen action id and then acting.  Each test names
+the rule it checks.  Where the seed (``001``) or the issue wording differs from the
+reference engine, the difference is listed in ``docs/rules-differences.md`` (section
+"1893: Cologne") together with the test that pins it.
+
+Games: ``end_bank`` is ``../shared/fixtures/1893/1893_end_bank.json``; ``g06``...``g24``
+are ``../shared/fixtures/generated/1893/1893_<name>.json``; each has an oracle trace.
+
+Note: an illegal action restores a copy of the state, so entity objects fetched before a
+failing ``process`` are stale afterwards; the tests fetch them again.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rhineland import GameError
+from rhineland.engine.actions import (
+    Action,
+    Assign,
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    Par,
+    Pass,
+    SellCompany,
+    SpecialBuy,
+)
+from rhineland.engine.entities import IPO, MARKET
+from rhineland.engine.game import Game
+from rhineland.io.export import Export, load_export, read_json, replay
+from rhineland.titles import get_title
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(), reason=f"reference games not found at {SHARED}"
+)
+
+PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _fixture_path(name: str) -> Path:
+    if name.startswith("g"):
+        return SHARED / "fixtures" / "generated" / "1893" / f"1893_{name}.json"
+    return SHARED / "fixtures" / "1893" / f"1893_{name}.json"
+
+
+def _trace_path(name: str) -> Path:
+    if name.startswith("g"):
+        return SHARED / "oracle" / "generated" / f"1893_{name}.trace.json"
+    return SHARED / "oracle" / f"1893_{name}.trace.json"
+
+
+@functools.cache
+def _export(name: str) -> Export:
+    return load_export(_fixture_path(name))
+
+
+@functools.cache
+def _trace(name: str) -> dict[int, dict[str, Any]]:
+    return {e["action_id"]: e for e in read_json(_trace_path(name))["trace"]}
+
+
+def position(name: str, until: int) -> Game:
+    """Game ``name`` (``"g07"``, ``"end_bank"``...) replayed up to action ``until`` included."""
+    game = replay(_export(name), until=until)
+    assert game.actions[-1].id == until
+    return game
+
+
+def fixture_action(name: str, action_id: int) -> Action:
+    return next(a for a in _export(name).actions if a.id == action_id)
+
+
+def trace_entry(name: str, action_id: int) -> dict[str, Any]:
+    return _trace(name)[action_id]
+
+
+def co(sym: str) -> dict[str, Any]:
+    return {"entity": sym, "entity_type": "corporation"}
+
+
+def mi(sym: str) -> dict[str, Any]:
+    return {"entity": sym, "entity_type": "minor"}
+
+
+def label(game: Game) -> str:
+    assert game.state.round is not None
+    return game.state.round.label
+
+
+def step(game: Game) -> str:
+    name = game.round.step_name(game)
+    assert name is not None
+    return name
+
+
+def current(game: Game) -> Any:
+    """Id of the player, or symbol of the company, whose decision is pending."""
+    entity = game.round.current_entity(game)
+    return getattr(entity, "id", None) or entity.sym
+
+
+def cash(game: Game) -> dict[int, int]:
+    return {p.id: p.cash for p in game.players}
+
+
+def holders(game: Game, sym: str) -> dict[str, Any]:
+    """Certificate id -> holder of corporation ``sym``."""
+    return {c.id: c.owner for c in game.corporation(sym).certificates}
+
+
+def percents(game: Game, sym: str) -> dict[int, int]:
+    corp = game.corporation(sym)
+    return {p.id: corp.percent_of(p.id) for p in game.players}
+
+
+def price(game: Game, sym: str) -> tuple[int, int, int]:
+    """(price, row, column) of ``sym``'s share price."""
+    cell = game.corporation(sym).share_price
+    assert cell is not None
+    return (cell.price, cell.row, cell.col)
+
+
+def offered_price(game: Game) -> int:
+    """The current price of the item in the forced auction."""
+    return int(game.round.price(game))  # type: ignore[attr-defined]
+
+
+def rejected(game: Game, action: Action) -> str:
+    """Process an illegal ``action``; returns the rule it broke."""
+    with pytest.raises(GameError) as err:
+        game.process(action)
+    return err.value.rule
+
+
+def new_game() -> Game:
+    return Game(get_title("1893"), PLAYERS3, seed=0)
+
+
+# -- 1. the Starting Package draft -----------------------------------------------------
+
+
+def test_draft_offers_every_private_and_the_two_lowest_numbered_minors() -> None:
+    """Starting Package draft (issue 1): in turn a player buys one of the three privates or
+    one of the two lowest-numbered unsold minors at face value.  A minor bought floats
+    with its price as treasury.  (Seed 001 says "the topmost card ... or the cheapest
+    available minor": the reference offers more, see rules-differences.)"""
+    game = new_game()
+    assert (label(game), step(game), current(game)) == (
+        "Draft 1", "starting_package_initial_auction", 1)
+    assert cash(game) == {1: 600, 2: 600, 3: 600} and game.bank.cash == 5400
+    # KSZ (minor 3, 100M, the cheapest) is not on offer while minors 1 and 2 are unsold
+    assert rejected(game, Bid(entity=1, company="KSZ", price=100)) == "draft.item"
+    assert rejected(game, Bid(entity=1, company="KFBE", price=150)) == "draft.price"
+    game.process(Bid(entity=1, company="KFBE", price=200))
+    kfbe = game.minors["KFBE"]
+    assert (kfbe.owner, kfbe.floated, kfbe.cash) == (1, True, 200)
+    assert game.private("KFBE").owner == 1 and game.player(1).companies == ["KFBE"]
+    assert game.player(1).cash == 400
+    assert game.bank.cash == 5400  # 200M in from P1, 200M out to KFBE's treasury
+    # with KFBE sold, KSZ is now one of the two lowest-numbered unsold minors
+    assert rejected(game, Bid(entity=2, company="KBE", price=220)) == "draft.item"
+    # P2 takes HdSK although FdSD (the "topmost card") is still unsold
+    game.process(Bid(entity=2, company="HdSK", price=100))
+    assert game.private("HdSK").owner == 2 and game.player(2).cash == 500
+    game.process(Bid(entity=3, company="KSZ", price=100))
+    assert game.minors["KSZ"].cash == 100 and game.player(3).cash == 500
+    assert game.private("FdSD").owner == "bank"
+
+
+def test_draft_pass_is_for_good_and_all_passing_leads_to_an_operating_round() -> None:
+    """Starting Package draft (issue 1): a pass is for good (the passer is skipped while
+    the others still buy); when all have passed with several items unsold, an operating
+    round follows (the unsold items wait for the forced auction) and the first to pass
+    leads the next round."""
+    game = new_game()
+    game.process(Bid(entity=1, company="KFBE", price=200))
+    game.process(Bid(entity=2, company="HdSK", price=100))
+    game.process(Pass(entity=3))
+    game.process(Bid(entity=1, company="EKB", price=210))
+    game.process(Bid(entity=2, company="FdSD", price=180))
+    assert current(game) == 1  # P3 is skipped
+    assert rejected(game, Bid(entity=3, company="EVA", price=150)) == "turn.order"
+    game.process(Bid(entity=1, company="EVA", price=150))
+    game.process(Pass(entity=2))
+    assert label(game) == "Draft 1" and current(game) == 1
+    game.process(Pass(entity=1))
+    assert label(game) == "OR 1.1"
+    assert [p.id for p in game.state.players] == [3, 1, 2]  # P3 passed first
+    unsold = [s for s in ("KSZ", "KBE", "BKB") if game.private(s).owner == "bank"]
+    assert unsold == ["KSZ", "KBE", "BKB"]
+    # the minors operate in number order; EVA (30M), FdSD (20M) and HdSK (10M) paid
+    assert current(game) == "EKB"
+    assert cash(game) == {1: 40 + 30, 2: 320 + 20 + 10, 3: 600}
+
+
+@needs_shared
+def test_draft_ends_with_one_item_left_and_draft_passers_sit_out_the_first_sr() -> None:
+    """Starting Package draft (issue 1): the draft ends when one item is left, and the
+    first stock round follows at once; a player who passed in the draft cannot buy in it.
+    g07: 1002 passed at action 5; after action 8 only BKB is unsold.  1002 has 450M but
+    never gets a turn in SR 1 (actions 9-11); in SR 2 she pars DE (action 35)."""
+    game = position("g07", 7)
+    assert label(game) == "Draft 1"
+    game = position("g07", 8)
+    unsold = [s for s in game.privates if game.private(s).owner == "bank"
+              and not s.startswith("AdSK")]
+    assert unsold == ["BKB"]
+    assert (label(game), step(game)) == ("SR 1", "buy_sell_par_shares")
+    assert game.player(1002).cash == 450
+    assert current(game) == 1001
+    game.process(fixture_action("g07", 9))  # 1001 buys AdSK-1
+    assert current(game) == 1001  # 1002 is skipped, 1003 (80M) cannot buy anything
+    game.process(fixture_action("g07", 10))  # 1001 pars RAG: RAG shares at 60M now
+    assert current(game) == 1003
+    assert rejected(game, BuyShares(entity=1002, shares=("RAG_1",), percent=10)) == (
+        "turn.order")
+    game.process(fixture_action("g07", 11))
+    assert label(game) == "OR 1.1" and game.player(1002).cash == 450 + 30  # EVA pays
+    game = position("g07", 34)
+    assert (label(game), current(game)) == ("SR 2", 1002)
+
+
+# -- 2. the forced auction of unsold Starting Package items ---------------------------
+
+
+@needs_shared
+def test_forced_auction_price_drops_10_when_all_pass_and_skips_who_cannot_pay() -> None:
+    """Forced auction (issue 2): the selector names an item; the others, then the
+    selector, buy or pass; players who cannot afford it are skipped; when all pass the
+    price drops by 10M.  g07 actions 32-34: 1002 selects BKB at 180M, 1003 (115M) and
+    1001 (60M) are skipped, 1002 passes and buys it at 170M; BKB's treasury is 170M."""
+    game = position("g07", 31)
+    assert (label(game), step(game), current(game)) == (
+        "Draft 2", "starting_package_forced_auction", 1002)
+    assert cash(game) == {1001: 60, 1002: 510, 1003: 115}
+    game.process(Bid(entity=1002, company="BKB", price=180))  # selects BKB
+    assert current(game) == 1002 and offered_price(game) == 180
+    assert rejected(game, Bid(entity=1002, company="BKB", price=170)) == "draft.price"
+    game.process(Pass(entity=1002))
+    assert current(game) == 1002 and offered_price(game) == 170
+    bank = game.bank.cash
+    game.process(Bid(entity=1002, company="BKB", price=170))
+    bkb = game.minors["BKB"]
+    assert (bkb.owner, bkb.floated, bkb.cash) == (1002, True, 170)
+    assert game.player(1002).cash == 340 and game.bank.cash == bank
+    entry = trace_entry("g07", 34)
+    assert entry["minors"]["BKB"]["cash"] == 170 and entry["players"]["1002"]["cash"] == 340
+    assert label(game) == "SR 2"
+
+
+@needs_shared
+def test_forced_auction_price_drop_180_to_170_in_g17() -> None:
+    """Forced auction (issue 2): g17 actions 31-33, the same drop with four players:
+    1004 (450M) selects BKB at 180M; 1001 (100M), 1002 (160M) and 1003 (50M) are
+    skipped; 1004 passes and buys BKB at 170M."""
+    game = position("g17", 30)
+    assert (label(game), current(game)) == ("Draft 2", 1004)
+    assert cash(game) == {1001: 100, 1002: 160, 1003: 50, 1004: 450}
+    game.process(fixture_action("g17", 31))
+    assert (current(game), offered_price(game)) == (1004, 180)
+    game.process(fixture_action("g17", 32))
+    assert (current(game), offered_price(game)) == (1004, 170)
+    game.process(fixture_action("g17", 33))
+    assert game.private("BKB").owner == 1004 and game.minors["BKB"].cash == 170
+    assert game.player(1004).cash == 280 == trace_entry("g17", 33)["players"]["1004"]["cash"]
+
+
+@needs_shared
+def test_forced_auction_selector_must_buy_at_half_and_minor_gets_at_least_100() -> None:
+    """Forced auction (issue 2): after everyone passes at half the face value the selector
+    must buy; a minor sold below 100M still gets 100M (the bank adds the difference).
+    g07 after action 32 (1002 selected BKB, 180M): everyone passes down to 90M; 1003
+    (115M) is offered BKB from 110M, 1001 (60M) never; 1002 buys it for 90M, BKB gets
+    100M."""
+    game = position("g07", 32)
+    offers = []
+    while label(game) == "Draft 2":
+        offers.append((current(game), offered_price(game)))
+        game.process(Pass(entity=current(game)))
+    assert offers == [(1002, p) for p in range(180, 110, -10)] + [
+        (1003, 110), (1002, 110), (1003, 100), (1002, 100), (1003, 90), (1002, 90)]
+    assert label(game) == "SR 2"
+    assert game.private("BKB").owner == 1002 and game.player(1002).cash == 510 - 90
+    assert game.minors["BKB"].cash == 100
+    assert game.bank.cash == 6340 + 90 - 100
+
+
+@needs_shared
+def test_forced_auction_goes_to_the_next_player_who_can_pay() -> None:
+    """Forced auction (issue 2): when the selector cannot pay half the face value, the
+    next player who can must buy.  g16 after action 11: 1001 (80M) selects KBE (220M);
+    everyone passes down to 110M; 1001 cannot pay, so 1002 (the next) buys it for 110M."""
+    game = position("g16", 11)
+    assert current(game) == 1001 and cash(game) == {1001: 80, 1002: 600, 1003: 510}
+    game.process(Bid(entity=1001, company="KBE", price=220))  # selecting costs nothing
+    offers = []
+    while game.private("KBE").owner == "bank":
+        offers.append((current(game), offered_price(game)))
+        game.process(Pass(entity=current(game)))
+    # 1001 is never offered KBE: it costs more than her 80M
+    assert offers == [(pid, p) for p in range(220, 100, -10) for pid in (1002, 1003)]
+    assert game.private("KBE").owner == 1002
+    assert cash(game) == {1001: 80, 1002: 600 - 110, 1003: 510}
+    assert game.minors["KBE"].cash == 110
+    assert (label(game), current(game)) == ("Draft 2", 1002)  # the next selector
+
+
+@needs_shared
+def test_forced_auction_at_an_odd_half_price_drops_once_more() -> None:
+    """Forced auction (issue 2): the price drops by 10M until it is at or below half the
+    face value.  EKB is worth 210M (half: 105M): after everyone passes at 110M it is
+    offered at 100M, and after everyone passes at 100M the selector must buy it there.
+    g16 after action 14: 1002 selected EKB."""
+    game = position("g16", 14)
+    assert current(game) == 1003 and offered_price(game) == 210
+    offers = []
+    while game.private("EKB").owner == "bank":
+        offers.append(offered_price(game))
+        game.process(Pass(entity=current(game)))
+    assert offers[-4:] == [110, 110, 100, 100]
+    assert game.private("EKB").owner == 1002 and game.minors["EKB"].cash == 100
+    assert game.player(1002).cash == 380 - 100
+
+
+# -- 3. bonds (AdSK) -------------------------------------------------------------------
+
+
+@needs_shared
+def test_bonds_cost_100_lowest_numbered_first_and_count_100_in_value() -> None:
+    """Bonds (issue 3): bought for 100M in a stock round, the lowest-numbered unsold
+    first; a bond counts 100M in its owner's value.  g07 SR 1 (after action 8)."""
+    game = position("g07", 8)
+    value = game.player_value(game.player(1001))
+    assert rejected(game, BuyCompany(entity=1001, company="AdSK-2", price=100)) == (
+        "stock.company")
+    assert rejected(game, BuyCompany(entity=1001, company="AdSK-1", price=90)) == (
+        "stock.company_price")
+    bank = game.bank.cash
+    game.process(BuyCompany(entity=1001, company="AdSK-1", price=100))
+    p1 = game.player(1001)
+    assert p1.cash == 10 and "AdSK-1" in p1.companies and game.bank.cash == bank + 100
+    assert game.private("AdSK-1").owner == 1001
+    assert game.player_value(p1) == value == trace_entry("g07", 9)["players"]["1001"]["value"]
+
+
+@needs_shared
+def test_bonds_cannot_be_sold_in_the_first_stock_round() -> None:
+    """Bonds (issue 3): a bond is not sold back in the first stock round.  g07 after
+    action 9: 1001 holds AdSK-1 and is to act again in SR 1."""
+    game = position("g07", 9)
+    assert (label(game), current(game)) == ("SR 1", 1001)
+    assert rejected(game, SellCompany(entity=1001, company="AdSK-1", price=100)) == (
+        "stock.sell_first_sr")
+
+
+@needs_shared
+def test_bonds_sell_back_for_100_and_the_lowest_numbered_is_bought_next() -> None:
+    """Bonds (issue 3): sold back to the bank for 100M; the next bond bought is the
+    lowest-numbered in the bank again.  g07 action 124: 1003 sells AdSK-5; action 131:
+    1002 sells AdSK-3; in SR 6 the next bond bought is AdSK-3 (action 178), not AdSK-6."""
+    game = position("g07", 123)
+    assert (label(game), current(game)) == ("SR 5", 1003)
+    before, bank = game.player(1003).cash, game.bank.cash
+    game.process(SellCompany(entity=1003, company="AdSK-5", price=100))
+    assert game.player(1003).cash == before + 100 and game.bank.cash == bank - 100
+    assert game.private("AdSK-5").owner == "bank"
+    assert "AdSK-5" not in game.player(1003).companies
+    game = position("g07", 177)
+    assert [s for s in ("AdSK-3", "AdSK-5", "AdSK-6") if game.private(s).owner == "bank"] == [
+        "AdSK-3", "AdSK-5", "AdSK-6"]
+    assert rejected(game, BuyCompany(entity=1001, company="AdSK-6", price=100)) == (
+        "stock.company")
+    game.process(BuyCompany(entity=1001, company="AdSK-3", price=100))
+    assert game.private("AdSK-3").owner == 1001
+
+
+@needs_shared
+def test_bonds_pay_10_each_operating_round() -> None:
+    """Bonds (issue 3): each bond pays its owner 10M at the start of every operating
+    round.  g07: 1001 holds four bonds and nothing else; SR 8 -> OR 8.1 (action 286) and
+    OR 8.1 -> OR 8.2 (action 303) each pay her 40M."""
+    for end_of_round in (286, 303):
+        game = position("g07", end_of_round - 1)
+        assert sorted(game.player(1001).companies) == [
+            "AdSK-1", "AdSK-2", "AdSK-3", "AdSK-4"]
+        before = game.player(1001).cash
+        game.process(fixture_action("g07", end_of_round))
+        assert label(game) in ("OR 8.1", "OR 8.2")
+        assert game.player(1001).cash == before + 40
+
+
+# -- 4. corporations DE, RSE, RAG ------------------------------------------------------
+
+
+def test_certificates_20_president_and_eight_10_for_de_rse_rag() -> None:
+    """Corporations (issue 4): DE, RSE and RAG have a 20% president's certificate and
+    eight 10% ones; AGV and HGK a 20% president's, a 10%, a 20% and five 10%, the first
+    three reserved for the merging companies."""
+    game = new_game()
+    for sym in ("DE", "RSE", "RAG"):
+        certs = game.corporation(sym).certificates
+        assert [(c.percent, c.president, c.reserved) for c in certs] == [
+            (20, True, False)] + [(10, False, False)] * 8
+        assert all(c.owner == IPO for c in certs)
+    for sym in ("AGV", "HGK"):
+        certs = game.corporation(sym).certificates
+        assert [(c.percent, c.reserved) for c in certs] == [
+            (20, True), (10, True), (20, True)] + [(10, False)] * 5
+
+
+@needs_shared
+def test_par_buys_the_president_certificate_and_puts_the_rest_in_the_market() -> None:
+    """Corporations (issue 4): after the par the other eight shares lie in the market;
+    the company has no money until it floats.  g07 action 35: 1002 pars DE at 100M."""
+    game = position("g07", 34)
+    bank = game.bank.cash
+    game.process(Par(entity=1002, corporation="DE", share_price="100,1,3"))
+    de = game.corporation("DE")
+    assert price(game, "DE") == (100, 1, 3) and de.president == 1002
+    assert holders(game, "DE") == {"DE_0": 1002} | {f"DE_{i}": MARKET for i in range(1, 9)}
+    assert game.player(1002).cash == 340 - 200 and game.bank.cash == bank + 200
+    assert (de.cash, de.floated) == (0, False)
+
+
+@needs_shared
+def test_corporation_floats_with_50_percent_held_and_receives_10_times_par() -> None:
+    """Corporations (issue 4): a corporation floats as soon as players hold 50% and then
+    receives 10 x par from the bank (market shares do not count).  g07 action 120: 1002
+    buys DE_3 (DE par 100M): players now hold 40 + 10 = 50% and DE gets 1000M."""
+    game = position("g07", 119)
+    assert percents(game, "DE") == {1001: 0, 1002: 30, 1003: 10}
+    assert game.corporation("DE").percent_of(MARKET) == 60
+    assert not game.corporation("DE").floated
+    bank = game.bank.cash
+    game.process(BuyShares(entity=1002, shares=("DE_3",), percent=10))
+    de = game.corporation("DE")
+    assert de.floated and de.cash == 1000
+    assert game.bank.cash == bank + 100 - 1000 and game.player(1002).cash == 0
+    assert trace_entry("g07", 120)["corporations"]["DE"]["cash"] == 1000
+
+
+@needs_shared
+def test_shares_are_bought_at_the_market_price() -> None:
+    """Corporations (issue 4): every share is bought from the market at the current
+    price, not the par.  g07 action 281: 1002 buys DE_6 for 55M (DE's par is 100M)."""
+    game = position("g07", 280)
+    de = game.corporation("DE")
+    assert de.par_price is not None and de.par_price.price == 100
+    assert price(game, "DE")[0] == 55 and holders(game, "DE")["DE_6"] == MARKET
+    before, bank, treasury = game.player(1002).cash, game.bank.cash, de.cash
+    game.process(BuyShares(entity=1002, shares=("DE_6",), percent=10))
+    assert game.player(1002).cash == before - 55 and game.bank.cash == bank + 55
+    assert game.corporation("DE").cash == treasury  # the market share pays the bank
+
+
+@needs_shared
+def test_sold_shares_go_to_the_market_and_the_price_drops_one_row_per_sale() -> None:
+    """Corporations (issue 4): sold shares go to the market at the price before the sale
+    and the price drops one row for the sale.  g07 action 188: 1003 sells DE_1 and DE_5
+    (20%) at 80M: +160M, DE moves from 80M (row 1) to 75M (row 2)."""
+    game = position("g07", 187)
+    assert price(game, "DE") == (80, 1, 1)
+    before = game.player(1003).cash
+    game.process(fixture_action("g07", 188))
+    assert game.player(1003).cash == before + 160
+    assert price(game, "DE") == (75, 2, 1)
+    assert holders(game, "DE")["DE_1"] == MARKET and holders(game, "DE")["DE_5"] == MARKET
+    assert game.corporation("DE").percent_of(MARKET) == 50
+    assert trace_entry("g07", 188)["corporations"]["DE"]["cell"] == [2, 1]
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("kind", "paid_1003", "kept", "cell"),
+    [("payout", 55, 0, (135, 1, 6)), ("withhold", 0, 110, (110, 1, 4))],
+)
+def test_dividend_market_shares_pay_nobody_payout_right_withhold_left(
+    kind: str, paid_1003: int, kept: int, cell: tuple[int, int, int],
+) -> None:
+    """Corporations (issue 4): a payout pays the players' shares only (the 50% in the
+    market pays nobody, the corporation gets nothing) and moves the price right; a
+    withhold keeps the revenue and moves the price left.  g07 action 198: HGK (1003
+    holds 50%) runs 110M at 120M (row 1, column 5); the fixture pays out."""
+    game = position("g07", 197)
+    hgk = game.corporation("HGK")
+    assert (step(game), hgk.percent_of(1003), hgk.percent_of(MARKET)) == ("dividend", 50, 50)
+    assert price(game, "HGK") == (120, 1, 5) and hgk.cash == 380
+    before, bank = cash(game), game.bank.cash
+    game.process(Dividend(**co("HGK"), kind=kind))
+    assert game.corporation("HGK").cash == 380 + kept
+    assert cash(game) == before | {1003: before[1003] + paid_1003}
+    assert game.bank.cash == bank - paid_1003 - kept
+    assert price(game, "HGK") == cell
+    if kind == "payout":
+        assert trace_entry("g07", 198)["corporations"]["HGK"]["cell"] == [cell[1], cell[2]]
+
+
+@needs_shared
+def test_no_player_holds_more_than_60_percent() -> None:
+    """Corporations (issue 4): the holding limit is 60%.  g06 after action 159: 1002
+    holds 60% of DE; the market has DE shares, but buying one is refused."""
+    game = position("g06", 159)
+    assert current(game) == 1002 and percents(game, "DE")[1002] == 60
+    assert game.corporation("DE").percent_of(MARKET) == 40 and game.player(1002).cash == 195
+    assert rejected(game, BuyShares(entity=1002, shares=("DE_5",), percent=10)) == (
+        "stock.holding_limit")
+    game.process(BuyShares(entity=1002, shares=("RAG_7",), percent=10))  # fixture #160
+    assert percents(game, "RAG")[1002] == 40
+
+
+# -- 5. minors -------------------------------------------------------------------------
+
+
+@needs_shared
+def test_minor_pays_half_its_revenue_to_its_owner_and_keeps_half() -> None:
+    """Minors (issue 5): a minor pays 50% of its revenue to its owner and keeps 50%.
+    g24 action 175: KBE (owner 1001) runs 70M: 35M each."""
+    game = position("g24", 174)
+    kbe = game.minors["KBE"]
+    assert (kbe.owner, kbe.cash) == (1001, 180)
+    before, bank = cash(game), game.bank.cash
+    game.process(fixture_action("g24", 175))
+    assert game.minors["KBE"].cash == 180 + 35
+    assert cash(game) == before | {1001: before[1001] + 35}
+    assert game.bank.cash == bank - 70
+    entry = trace_entry("g24", 175)
+    assert (entry["minors"]["KBE"]["cash"], entry["players"]["1001"]["cash"]) == (
+        215, before[1001] + 35)
+
+
+@needs_shared
+def test_minor_train_limit_is_two() -> None:
+    """Minors (issue 5): a minor holds at most 2 trains (phases 2-4): with its second
+    train its buying ends.  g07 actions 13-14: EKB buys 2-0 and may buy again; after 2-1
+    KFBE is next."""
+    game = position("g07", 13)
+    assert (current(game), step(game)) == ("EKB", "buy_train")
+    game.process(BuyTrain(**mi("EKB"), train="2-1", price=80, variant="2"))
+    assert [t.id for t in game.minors["EKB"].trains] == ["2-0", "2-1"]
+    assert (current(game), step(game)) == ("KFBE", "track")
+
+
+@needs_shared
+def test_minor_train_limit_drops_to_one_with_the_first_5_train() -> None:
+    """Minors (issue 5): from the first 5-train a minor holds at most 1 train and must
+    discard the rest (to the open market).  g24: EKB buys RAG's 4-0 for 100M instead of
+    passing (action 168), so it holds 3-1 and 4-0 when DE buys the first 5-train (action
+    181, replayed from the fixture)."""
+    game = position("g24", 167)
+    game.process(BuyTrain(**mi("EKB"), train="4-0", price=100))
+    assert [t.id for t in game.minors["EKB"].trains] == ["3-1", "4-0"]
+    for action_id in range(169, 182):
+        game.process(fixture_action("g24", action_id))
+    assert game.phase.name == "5"
+    assert (current(game), step(game)) == ("EKB", "discard_train")
+    assert rejected(game, Pass(**mi("EKB"))) == "train.discard"
+    game.process(DiscardTrain(**mi("EKB"), train="3-1"))
+    assert [t.id for t in game.minors["EKB"].trains] == ["4-0"]
+    assert game.train("3-1").owner == MARKET
+    assert (current(game), step(game)) == ("DE", "buy_train")
+
+
+# -- 6. trade-ins ----------------------------------------------------------------------
+
+
+@needs_shared
+def test_trade_in_a_2_toward_a_3_costs_140_and_the_2_goes_to_the_open_market() -> None:
+    """Trade-in (issue 6): one own train may be traded in for the discount the data
+    lists: a 2 toward a 3 costs 180 - 40 = 140M; the traded train goes to the open
+    market.  g16 action 180: DE (480M, train 2-1) buys 3-3 trading in 2-1."""
+    game = position("g16", 179)
+    de = game.corporation("DE")
+    assert (step(game), de.cash, [t.id for t in de.trains]) == ("buy_train", 480, ["2-1"])
+    assert rejected(game, BuyTrain(**co("DE"), train="3-3", price=180, variant="3",
+                                   exchange="2-1")) == "train.price"
+    bank = game.bank.cash
+    game.process(BuyTrain(**co("DE"), train="3-3", price=140, variant="3", exchange="2-1"))
+    de = game.corporation("DE")
+    assert de.cash == 340 and [t.id for t in de.trains] == ["3-3"]
+    assert game.train("2-1").owner == MARKET and game.bank.cash == bank + 140
+    assert trace_entry("g16", 180)["corporations"]["DE"]["cash"] == 340
+
+
+@needs_shared
+def test_one_trade_in_per_company_per_operating_turn() -> None:
+    """Trade-in (issue 6): at most one trade-in per company in an OR turn.  g16 after
+    action 180: DE (340M) has just traded in; trading 3-3 toward a 4 (300 - 90 = 210M)
+    is refused, buying the 4 at its full 300M is not."""
+    game = position("g16", 180)
+    assert (current(game), step(game), game.corporation("DE").cash) == ("DE", "buy_train", 340)
+    assert rejected(game, BuyTrain(**co("DE"), train="4-0", price=210, variant="4",
+                                   exchange="3-3")) == "train.trade_in_once"
+    game.process(BuyTrain(**co("DE"), train="4-0", price=300, variant="4"))
+    de = game.corporation("DE")
+    assert de.cash == 40 and [t.id for t in de.trains] == ["3-3", "4-0"]
+
+
+@needs_shared
+def test_trade_in_only_for_the_pairs_the_data_lists() -> None:
+    """Trade-in (issue 6): the discount depends on both trains; a pair the data does not
+    list cannot be traded.  g07 action 150: DE (3-0, 4-1) trades 3-0 toward 4-2 for
+    300 - 90 = 210M; trading the 4-1 toward it is refused (a 4 has no discount toward a
+    4)."""
+    game = position("g07", 149)
+    assert [t.id for t in game.corporation("DE").trains] == ["3-0", "4-1"]
+    assert rejected(game, BuyTrain(**co("DE"), train="4-2", price=150, variant="4",
+                                   exchange="4-1")) == "train.trade_in"
+    game.process(BuyTrain(**co("DE"), train="4-2", price=210, variant="4", exchange="3-0"))
+    de = game.corporation("DE")
+    assert [t.id for t in de.trains] == ["4-1", "4-2"] and de.cash == 520 - 210
+
+
+@needs_shared
+def test_traded_in_train_is_sold_from_the_open_market_at_its_printed_price() -> None:
+    """Trade-in (issue 6): the traded train lies in the open market and is sold at its
+    printed price.  g07: KFBE traded in 2-3 at action 69; at action 72 KSZ buys it for
+    80M."""
+    game = position("g07", 71)
+    assert (current(game), step(game), game.train("2-3").owner) == ("KSZ", "buy_train", MARKET)
+    assert game.minors["KSZ"].cash == 90
+    assert rejected(game, BuyTrain(**mi("KSZ"), train="2-3", price=40, variant="2")) == (
+        "train.price")
+    game.process(BuyTrain(**mi("KSZ"), train="2-3", price=80, variant="2"))
+    assert game.train("2-3").owner == "KSZ" and game.minors["KSZ"].cash == 10
+
+
+@needs_shared
+def test_trade_in_toward_a_train_from_the_open_market() -> None:
+    """Trade-in (issue 6): the new train may come from the open market.  g08 action 248:
+    the depot sells only 6- and 8+x-trains; DE trades 3-2 toward the open market's 4-1
+    for 300 - 90 = 210M."""
+    game = position("g08", 247)
+    assert game.train("4-1").owner == MARKET
+    assert [t.id for t in game.corporation("DE").trains] == ["3-0", "3-2"]
+    assert game.corporation("DE").cash == 404
+    game.process(BuyTrain(**co("DE"), train="4-1", price=210, variant="4", exchange="3-2"))
+    de = game.corporation("DE")
+    assert [t.id for t in de.trains] == ["3-0", "4-1"] and de.cash == 194
+    assert game.train("3-2").owner == MARKET
+
+
+# -- 7. mergers: AGV and HGK -----------------------------------------------------------
+
+
+@needs_shared
+def test_agv_shares_become_buyable_at_120_with_the_first_4_train() -> None:
+    """Mergers (issue 7): AGV's unreserved shares go to the market at 120M when the first
+    4-train is bought (g07 action 139); before, they cannot be bought (g07 SR 2).  HGK's
+    follow with the first 5-train (g07 action 164)."""
+    game = position("g07", 35)
+    assert label(game) == "SR 2" and current(game) == 1003
+    assert rejected(game, BuyShares(entity=1003, shares=("AGV_3",), percent=10)) == (
+        "stock.not_ipoed")
+    game = position("g07", 138)
+    assert game.corporation("AGV").share_price is None
+    game = position("g07", 139)
+    assert [t.id for t in game.minors["KFBE"].trains] == ["4-0"]  # 2-2 rusted
+    assert price(game, "AGV") == (120, 2, 6)
+    assert holders(game, "AGV") == {"AGV_0": IPO, "AGV_1": IPO, "AGV_2": IPO} | {
+        f"AGV_{i}": MARKET for i in range(3, 8)}
+    agv = game.corporation("AGV")
+    assert [c.reserved for c in agv.certificates[:3]] == [True, True, True]
+    assert (agv.floated, agv.cash) == (False, 0)
+    assert game.corporation("HGK").share_price is None
+    game = position("g07", 164)
+    assert price(game, "HGK") == (120, 1, 5)
+    assert [o for o in holders(game, "HGK").values()] == [IPO] * 3 + [MARKET] * 5
+
+
+@needs_shared
+def test_agv_share_bought_before_the_merger_pays_the_bank() -> None:
+    """Mergers (issue 7): before AGV is founded its market shares are bought at 120M,
+    paid to the bank.  g17 action 182: 1002 buys AGV_3."""
+    game = position("g17", 181)
+    bank, before = game.bank.cash, game.player(1002).cash
+    game.process(BuyShares(entity=1002, shares=("AGV_3",), percent=10))
+    assert game.player(1002).cash == before - 120 and game.bank.cash == bank + 120
+    assert game.corporation("AGV").cash == 0 and not game.corporation("AGV").floated
+
+
+@needs_shared
+def test_merger_vote_issue_case_agv_forms_with_50_percent_yes() -> None:
+    """Mergers (issue 7, rule case): A (EKB) 20 yes, B (KSZ) 10 no, C (BKB) 20 yes,
+    D (a bought 10%, no reserved certificate) yes, market 40: AGV forms.  D must be asked.
+    g17 SR 6 after action 188, 1002 passes instead of buying a second AGV share (action
+    189): A = 1001, B = 1003, C = 1004, D = 1002.  AGV gets 400M from the bank plus the
+    minors' treasuries (170 + 75 + 125), their trains and their tokens; 1001 (EKB, 20%)
+    keeps the presidency on the tie with 1004."""
+    game = position("g17", 188)
+    assert percents(game, "AGV") == {1001: 0, 1002: 10, 1003: 0, 1004: 0}
+    assert game.corporation("AGV").percent_of(MARKET) == 40
+    for pid in (1002, 1003):
+        game.process(Pass(entity=pid))  # 1004 and 1001 cannot buy anything: SR 6 ends
+    assert (label(game), step(game), current(game)) == ("MR 6.1", "merger", 1001)
+    treasuries = {m: game.minors[m].cash for m in ("EKB", "KSZ", "BKB")}
+    assert treasuries == {"EKB": 170, "KSZ": 75, "BKB": 125}
+    bank = game.bank.cash
+    assert rejected(game, Pass(entity=1001)) == "merger.vote"
+    game.process(SpecialBuy(entity=1001, description="yes"))  # A: 20 yes
+    assert current(game) == 1003
+    game.process(SpecialBuy(entity=1003, description="no"))  # B: 10 + market 40 = 50 no
+    assert (label(game), current(game)) == ("MR 6.1", 1004)  # exactly 50% no goes on
+    game.process(SpecialBuy(entity=1004, description="yes"))  # C: 40 yes
+    assert current(game) == 1002  # D holds only a bought share and still votes
+    assert not game.corporation("AGV").floated
+    game.process(SpecialBuy(entity=1002, description="yes"))  # D: 50 yes
+    agv = game.corporation("AGV")
+    assert agv.floated and agv.cash == 400 + 170 + 75 + 125
+    assert game.bank.cash == bank - 400
+    assert sorted(t.id for t in agv.trains) == ["3-2", "3-3"]
+    assert sorted(agv.tokens) == [("I2", 0), ("P7", 0), ("T3", 0)]
+    assert all(game.minors[m].closed and game.private(m).closed for m in treasuries)
+    assert percents(game, "AGV") == {1001: 20, 1002: 10, 1003: 10, 1004: 20}
+    assert holders(game, "AGV")["AGV_0"] == 1001 and agv.president == 1001
+    assert holders(game, "AGV")["AGV_2"] == 1004  # BKB's 20% certificate
+    assert (step(game), current(game)) == ("potential_discard_trains_after_merge", "AGV")
+
+
+@needs_shared
+def test_merger_vote_more_than_50_percent_no_postpones() -> None:
+    """Mergers (issue 7): more than 50% no postpones the merger to the next merger round.
+    g17 MR 6.1: 1001 (EKB, 20%) votes no (with the market's 30%: 50%), 1003 (KSZ, 10%)
+    votes no: 60% no, OR 6.1 follows.  In MR 6.2 (actions 224-226) 1001, 1003 and 1004
+    vote yes and AGV forms with 400 + 170 + 120 + 170 = 860M."""
+    game = position("g17", 198)
+    assert (label(game), current(game)) == ("MR 6.1", 1001)
+    game.process(SpecialBuy(entity=1001, description="no"))
+    assert (label(game), current(game)) == ("MR 6.1", 1003)
+    game.process(SpecialBuy(entity=1003, description="no"))
+    assert label(game) == "OR 6.1" and not game.corporation("AGV").floated
+    assert not game.minors["EKB"].closed and game.private("EKB").owner == 1001
+    game = position("g17", 223)
+    assert label(game) == "MR 6.2"
+    bank = game.bank.cash
+    for action_id in (224, 225, 226):
+        game.process(fixture_action("g17", action_id))
+    agv = game.corporation("AGV")
+    assert agv.floated and agv.cash == 860 and game.bank.cash == bank - 400
+    assert trace_entry("g17", 226)["corporations"]["AGV"]["cash"] == 860
+
+
+@needs_shared
+def test_agv_founded_at_the_merger_round_after_the_first_5_train() -> None:
+    """Mergers (issue 7): the first 5-train founds AGV at the start of the next merger
+    round, without a vote.  g24: DE buys 5-0 at action 181 (AGV not founded yet); OR 6.2
+    ends with action 191 and MR 6.3 founds AGV: 400 + 145 + 95 + 235 = 875M."""
+    game = position("g24", 181)
+    assert not game.corporation("AGV").floated and label(game) == "OR 6.2"
+    game = position("g24", 191)
+    agv = game.corporation("AGV")
+    assert label(game) == "MR 6.3"
+    assert agv.floated and agv.cash == 875 and agv.president == 1002
+    assert sorted(t.id for t in agv.trains) == ["3-0", "3-1", "3-3"]
+    assert (step(game), current(game)) == ("potential_discard_trains_after_merge", "AGV")
+
+
+@needs_shared
+def test_hgk_founded_at_the_merger_round_after_the_first_6_train() -> None:
+    """Mergers (issue 7): likewise the first 6-train founds HGK at the start of the next
+    merger round.  g08: DE buys 6-0 at action 317 (HGK not founded); OR 7.2 ends with
+    action 318 and MR 7.3 founds HGK with 800M; 1004 (KBE and HdSK, 30%) presides."""
+    game = position("g08", 317)
+    assert game.private("EVA").closed and not game.corporation("HGK").floated
+    game = position("g08", 318)
+    hgk = game.corporation("HGK")
+    assert label(game) == "MR 7.3" and hgk.floated and hgk.cash == 800
+    assert hgk.president == 1004 and percents(game, "HGK")[1004] == 30
+    assert game.private("HdSK").closed and game.minors["KBE"].closed
+
+
+@needs_shared
+def test_merger_presidency_goes_to_the_largest_holder() -> None:
+    """Mergers (issue 7): on founding the presidency goes to the largest holder.
+    end_bank MR 2.3: 18536 owns EKB (20%, the president's certificate), 16856 owns KSZ
+    (10%) and BKB (20%): 16856 becomes president and gives the 20% certificate (her only
+    other one but KSZ's) to 18536."""
+    game = position("end_bank", 110)
+    assert (label(game), current(game)) == ("MR 2.3", 18536)
+    game.process(SpecialBuy(entity=18536, description="yes"))
+    game.process(SpecialBuy(entity=16856, description="yes"))
+    agv = game.corporation("AGV")
+    assert agv.floated and agv.president == 16856
+    assert {k: v for k, v in holders(game, "AGV").items() if v != MARKET} == {
+        "AGV_0": 16856, "AGV_1": 16856, "AGV_2": 18536}
+    assert percents(game, "AGV") == {45: 0, 16856: 30, 18536: 20}
+    assert trace_entry("end_bank", 112)["corporations"]["AGV"]["president"] == "16856"
+
+
+@needs_shared
+def test_presidency_swap_with_the_double_certificate() -> None:
+    """Mergers (issue 7, rule case): X holds the president's certificate and two 10%
+    (40%); Y holds the 20% double and two 10% (40%) and buys a 10%: Y becomes president,
+    X receives two of Y's 10% shares and Y keeps the double; totals are preserved.
+    g08 SR 8 (after action 319), HGK: X = 1004 (HGK_0, HGK_1), Y = 1003 (HGK_2 double,
+    HGK_4).  X buys HGK_5, Y buys HGK_6 (40/40, no change), Y sells a bond (cert limit)
+    and buys HGK_7."""
+    game = position("g08", 319)
+    assert percents(game, "HGK") == {1001: 10, 1002: 0, 1003: 30, 1004: 30}
+    game.process(BuyShares(entity=1004, shares=("HGK_5",), percent=10))
+    game.process(Pass(entity=1001))
+    game.process(Pass(entity=1002))
+    game.process(BuyShares(entity=1003, shares=("HGK_6",), percent=10))
+    assert percents(game, "HGK") == {1001: 10, 1002: 0, 1003: 40, 1004: 40}
+    assert game.corporation("HGK").president == 1004  # a tie does not move it
+    for pid in (1004, 1001, 1002):
+        game.process(Pass(entity=pid))
+    game.process(SellCompany(entity=1003, company="AdSK-1", price=100))
+    game.process(BuyShares(entity=1003, shares=("HGK_7",), percent=10))
+    hgk = game.corporation("HGK")
+    assert hgk.president == 1003
+    assert holders(game, "HGK") == {
+        "HGK_0": 1003, "HGK_1": 1004, "HGK_2": 1003, "HGK_3": 1001,
+        "HGK_4": 1004, "HGK_5": 1004, "HGK_6": 1004, "HGK_7": 1003}
+    assert percents(game, "HGK") == {1001: 10, 1002: 0, 1003: 50, 1004: 40}
+    assert sum(c.percent for c in hgk.certificates) == 100
+
+
+# -- 8. FdSD and EVA -------------------------------------------------------------------
+
+
+@needs_shared
+def test_fdsd_is_exchanged_for_20_percent_of_rag_from_the_market() -> None:
+    """FdSD (issue 8): FdSD is exchanged for RAG shares from the market, 20% when two are
+    there, for nothing.  end_bank action 169: 45 exchanges FdSD (the action names RAG_1)
+    and receives RAG_1 and RAG_2."""
+    game = position("end_bank", 168)
+    assert game.private("FdSD").owner == 45 and game.player(45).cash == 412
+    assert game.corporation("RAG").percent_of(MARKET) == 80
+    game.process(BuyShares(entity="FdSD", entity_type="company", shares=("RAG_1",),
+                           percent=10))
+    assert game.private("FdSD").closed and "FdSD" not in game.player(45).companies
+    assert {k: v for k, v in holders(game, "RAG").items() if v == 45} == {
+        "RAG_1": 45, "RAG_2": 45}
+    assert game.player(45).cash == 412
+    assert trace_entry("end_bank", 169)["players"]["45"]["shares"]["RAG"] == 20
+
+
+@needs_shared
+@pytest.mark.parametrize(("decision", "fdsd_closed", "p1_cash"), [
+    (Assign(entity=1001, target="FdSD", target_type="company"), True, 220),
+    (Pass(entity=1001), False, 100),
+])
+def test_fdsd_may_pay_rag_par(decision: Action, fdsd_closed: bool, p1_cash: int) -> None:
+    """FdSD (issue 8): FdSD's owner parring RAG may exchange FdSD to pay the par (the
+    bank pays the 2 x par: assign) or pay in cash (pass).  g06 actions 23-24: 1001 (220M)
+    pars RAG at 60M and assigns FdSD."""
+    game = position("g06", 23)
+    assert game.corporation("RAG").president is None  # the par waits for the decision
+    assert rejected(game, BuyShares(entity=1001, shares=("RSE_1",), percent=10)) == (
+        "fdsd.par")
+    game.process(decision)
+    assert game.corporation("RAG").president == 1001 and price(game, "RAG")[0] == 60
+    assert game.private("FdSD").closed is fdsd_closed
+    assert game.player(1001).cash == p1_cash
+    if fdsd_closed:
+        assert trace_entry("g06", 24)["players"]["1001"]["cash"] == 220
+
+
+@needs_shared
+def test_fdsd_pays_rag_par_automatically_when_the_owner_cannot() -> None:
+    """FdSD (issue 8): an FdSD owner who cannot pay RAG's par in cash exchanges FdSD at
+    once.  g07 action 10: 1001 (10M) pars RAG at 60M."""
+    game = position("g07", 9)
+    assert game.player(1001).cash == 10
+    game.process(Par(entity=1001, corporation="RAG", share_price="60,5,1"))
+    assert game.private("FdSD").closed and game.corporation("RAG").president == 1001
+    assert game.player(1001).cash == 10 and current(game) == 1003
+
+
+@needs_shared
+def test_fdsd_closes_in_the_stock_round_after_the_first_5_train() -> None:
+    """FdSD (issue 8): the first 5-train schedules FdSD's closing; it closes in the next
+    stock round once its owner has traded shares (or at that round's end).  g24: 5-0 at
+    action 181; in SR 7 1002 (FdSD) buys EVA (195) and passes (198): FdSD stays; she buys
+    DE_4 (200): FdSD closes."""
+    game = position("g24", 180)
+    assert not game.private("FdSD").closed and game.private("FdSD").owner == 1002
+    for until, closed in ((181, False), (199, False), (200, True)):
+        game = position("g24", until)
+        assert game.private("FdSD").closed is closed, until
+        assert trace_entry("g24", until)["companies"]["FdSD"]["closed"] is closed
+    assert label(game) == "SR 7"
+
+
+@needs_shared
+def test_eva_is_the_only_private_bought_from_another_player() -> None:
+    """EVA (issue 8): EVA is the only private that changes hands between players: in a
+    stock round a player buys it from its owner for its face value, paid to the bank.
+    g07 action 118: 1003 buys EVA from 1002."""
+    game = position("g07", 117)
+    assert game.private("EVA").owner == 1002 and game.private("BKB").owner == 1002
+    assert rejected(game, BuyCompany(entity=1003, company="BKB", price=180)) == (
+        "stock.company")
+    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=100)) == (
+        "stock.company_price")
+    before, bank = cash(game), game.bank.cash
+    game.process(BuyCompany(entity=1003, company="EVA", price=150))
+    assert game.private("EVA").owner == 1003
+    assert "EVA" in game.player(1003).companies and "EVA" not in game.player(1002).companies
+    assert cash(game) == before | {1003: before[1003] - 150}  # 1002 receives nothing
+    assert game.bank.cash == bank + 150
+
+
+@needs_shared
+def test_eva_closes_with_the_first_6_train() -> None:
+    """EVA (issue 8): EVA closes when the first 6-train is bought.  g07 action 254: DE
+    buys 6-0 (trading in 4-3)."""
+    game = position("g07", 253)
+    assert game.private("EVA").owner == 1003 and not game.private("EVA").closed
+    game.process(fixture_action("g07", 254))
+    assert game.private("EVA").closed and "EVA" not in game.player(1003).companies
+
+
+# -- 9. bankruptcy ---------------------------------------------------------------------
+
+
+@needs_shared
+def test_bankruptcy_ends_the_game_at_once() -> None:
+    """Bankruptcy (issue 9): a president who cannot pay for a required train even after
+    selling all they may goes bankrupt and the game ends at once.  g17 action 541: DE
+    (60M, no train) must buy; the cheapest train costs 800M; 1001 has 309M and nothing
+    left to sell.  Her cash goes to the bank; she keeps 30% of DE (165M)."""
+    game = position("g17", 540)
+    de = game.corporation("DE")
+    assert (step(game), current(game), de.cash, de.trains) == ("buy_train", "DE", 60, [])
+    assert de.president == 1001 and game.player(1001).cash == 309
+    bank = game.bank.cash
+    game.process(Bankrupt(**co("DE")))
+    assert game.state.finished and game.state.game_end_reason == "bankrupt"
+    assert game.player(1001).bankrupt and game.player(1001).cash == 0
+    assert game.bank.cash == bank + 309
+    values = {p.id: game.player_value(p) for p in game.players}
+    assert values == {1001: 165, 1002: 1897, 1003: 1542, 1004: 986}
+    assert rejected(game, Pass(**co("DE"))) == "game.finished"
+
+
+@needs_shared
+def test_bankruptcy_refused_while_the_president_can_pay() -> None:
+    """Bankruptcy (issue 9): no bankruptcy while the company's cash, the president's cash
+    and what they may sell cover the cheapest train.  g17 action 324: RAG (125M) must buy
+    a 4-train (300M); its president 1001 has 192M: refused; the president pays 175M."""
+    game = position("g17", 323)
+    assert (current(game), game.corporation("RAG").cash, game.player(1001).cash) == (
+        "RAG", 125, 192)
+    assert rejected(game, Bankrupt(**co("RAG"))) == "bankrupt.can_pay"
+    game.process(fixture_action("g17", 324))
+    assert game.player(1001).cash == 192 - 175 and game.corporation("RAG").cash == 0
+
+
+# -- 10. trains between companies -----------------------------------------------------
+
+
+@needs_shared
+def test_corporation_never_buys_a_train_from_a_minor() -> None:
+    """Trains between companies (issue 10): a corporation may never buy a minor's train.
+    g07 after action 147 (phase 4): DE (1000M) cannot buy KFBE's 4-0; a minor may buy a
+    corporation's train (action 161: KBE buys DE's 4-2 for 150M)."""
+    game = position("g07", 147)
+    assert game.phase.name == "4" and current(game) == "DE"
+    assert rejected(game, BuyTrain(**co("DE"), train="4-0", price=100)) == "train.from_other"
+    game = position("g07", 160)
+    treasury = game.corporation("DE").cash
+    game.process(BuyTrain(**mi("KBE"), train="4-2", price=150))
+    assert game.train("4-2").owner == "KBE" and game.corporation("DE").cash == treasury + 150
+
+
+@needs_shared
+def test_minor_buys_from_a_minor_from_phase_3() -> None:
+    """Trains between companies (issue 10): minors may buy from minors from phase 3.
+    g07 after action 141 (phase 4): KSZ buys KFBE's 4-0 for 10M; after action 19
+    (phase 2) KSZ may not buy EKB's 2-1."""
+    game = position("g07", 141)
+    assert (current(game), step(game), game.phase.name) == ("KSZ", "buy_train", "4")
+    assert (game.minors["KSZ"].cash, game.minors["KFBE"].cash) == (110, 35)
+    game.process(BuyTrain(**mi("KSZ"), train="4-0", price=10))
+    assert [t.id for t in game.minors["KSZ"].trains] == ["4-0"]
+    assert game.minors["KFBE"].trains == []
+    assert (game.minors["KSZ"].cash, game.minors["KFBE"].cash) == (100, 45)
+    game = position("g07", 19)
+    assert (current(game), step(game), game.phase.name) == ("KSZ", "buy_train", "2")
+    assert rejected(game, BuyTrain(**mi("KSZ"), train="2-1", price=10)) == "train.from_other"
