@@ -48,6 +48,7 @@ from rhineland.engine.titledata import PhaseSpec
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
+    from rhineland.board.legality import Lay, TokenSpot
     from rhineland.engine.rounds.base import Round
 
 
@@ -459,6 +460,28 @@ class Game:
         batch = self._redo_stack.pop()
         for action in batch:
             self._process_game_action(action, True, True)
+
+    # -- legal moves (for players, bots and tests) ----------------------------------
+    def legal_tile_lays(self) -> list[Lay]:
+        """Every legal tile lay of the operating entity now (its private companies'
+        special lays included, marked ``special``); [] outside a track step."""
+        from rhineland.board.legality import legal_tile_lays
+        from rhineland.engine.rounds.operating import OperatingRound
+
+        rnd = self.state.round
+        if not isinstance(rnd, OperatingRound) or rnd.step_name(self) != "track":
+            return []
+        return legal_tile_lays(self.title.lay_context(self, rnd, rnd.current_entity(self)))
+
+    def legal_tokens(self) -> list[TokenSpot]:
+        """Every legal token placement of the operating entity now; [] outside a token step."""
+        from rhineland.board.legality import legal_tokens
+        from rhineland.engine.rounds.operating import OperatingRound
+
+        rnd = self.state.round
+        if not isinstance(rnd, OperatingRound) or rnd.step_name(self) != "token":
+            return []
+        return legal_tokens(self.title.lay_context(self, rnd, rnd.current_entity(self)))
 
     # -- helpers used by rounds --------------------------------------------------
     def entity_owner_ids(self, entity: Any) -> list[int]:
