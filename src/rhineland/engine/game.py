@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -320,9 +320,6 @@ class Game:
             return self.player(holder).name
         return holder
 
-    def percent(self, corp: Corporation, holder: Holder) -> int:
-        return corp.percent_of(holder)
-
     def player_value(self, player: Player) -> int:
         """Score (M): cash + certificates at market value (+ title extras)."""
         return self.title.player_value(self, player)
@@ -498,6 +495,3 @@ class Game:
         if isinstance(entity, Private):
             return [entity.owner] if isinstance(entity.owner, int) else []
         return []
-
-    def log_lines(self) -> Iterable[str]:
-        return iter(self.log)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
+from rhineland.engine.entities import MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.titledata import MarketCell
 
 if TYPE_CHECKING:
@@ -138,11 +138,3 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None)
         if holdings.get(p.id, 0) == best and best >= pres_cert.percent:
             president_swap(game, corp, p.id, current if current is not None else pres_cert.owner)
             return
-
-
-def market_percent(corp: Corporation) -> int:
-    return corp.percent_of(MARKET)
-
-
-def ipo_percent(corp: Corporation) -> int:
-    return corp.percent_of(IPO)

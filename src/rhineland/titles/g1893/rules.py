@@ -410,9 +410,6 @@ class Cologne(Title):
             return True
         return super().can_buy_any(game, rnd, player)
 
-    def priority_player(self, game: Game) -> Player:
-        return super().priority_player(game)
-
     # -- scoring ----------------------------------------------------------------------
     def player_value(self, game: Game, player: Player) -> int:
         """Cash, shares at market price, and the face value of privates, minors and bonds."""
@@ -768,11 +765,6 @@ class Cologne(Title):
                     total += corp.share_price.price * cert.percent // 10
         return total
 
-    def check_game_end(self, game: Game, rnd: Round) -> bool:
-        return super().check_game_end(game, rnd)
-
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
         return []
 
-    def corp_move_after_sale(self, game: Game, corp: Corporation) -> None:
-        move_price(game, corp, "down", 1)

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
 from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Private
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
-from rhineland.engine.shares import give, move_price, set_price, sold_percent, to_market
+from rhineland.engine.shares import give, move_price, set_price, to_market
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
@@ -413,12 +413,6 @@ class Rhl(Title):
                 )
 
     # -- stock round end and priority ------------------------------------------------------
-    def end_stock_round(self, game: Game, rnd: StockRound) -> None:
-        super().end_stock_round(game, rnd)
-
-    def sold_out_order(self, game: Game) -> list[Corporation]:
-        return super().sold_out_order(game)
-
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
         for sym in game.state.extra["newly_floated"]:
             corp = game.corporation(sym)
@@ -444,17 +438,3 @@ class Rhl(Title):
             return top[0]
         return super().priority_player(game)
 
-    def player_value(self, game: Game, player: Player) -> int:
-        return super().player_value(game, player)
-
-    def ipo_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
-        return corp
-
-    def market_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
-        return None
-
-    def sold_percent(self, corp: Corporation) -> int:
-        return sold_percent(corp)
-
-    def private_owned_by(self, game: Game, private: Private) -> int | None:
-        return private.owner if isinstance(private.owner, int) else None
