@@ -11,6 +11,7 @@ import sys
 import click
 import orjson
 
+from rhineland.cli.routes import replay_best_routes, routes_cmd
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import ReplayError, load_export, replay_iter
 from rhineland.io.state_view import game_state
@@ -28,13 +29,17 @@ def cli() -> None:
 @click.option("--until", "until", type=int, default=None,
               help="Stop after the action with this id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state reached as JSON.")
-def replay_cmd(export_file: str, until: int | None, as_json: bool) -> None:
+@click.option("--best-routes", "best", is_flag=True,
+              help="Compare every run with the best routes (cli/routes.py).")
+def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -> None:
     """Replay an 18xx.games EXPORT_FILE with every rule checked; print a summary."""
     try:
         export = load_export(export_file)
     except ExportError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
+    if best:
+        sys.exit(replay_best_routes(export, until, as_json))
     game = None
     last_id = None
     summary = ReplaySummary()
@@ -85,6 +90,9 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool) -> None:
     click.echo("scores:" if game.finished else "values:")
     for p in sorted(game.players, key=lambda x: -game.player_value(x)):
         click.echo(f"  {p.name:<20} cash {p.cash:>6}M  value {game.player_value(p):>6}M")
+
+
+cli.add_command(routes_cmd)
 
 
 def main() -> None:

@@ -25,6 +25,7 @@ NEUTRAL_MARKER = "N"
 class CologneRevenue(RevenueRules):
     """1893 route rules: the common ones plus H5's neutral token."""
 
+    SEARCH_BOUNDS_CHECKED = True  # the common search profile's bounds hold for 1893
     neutral_markers = frozenset({NEUTRAL_MARKER})
     towns_may_end = True
 

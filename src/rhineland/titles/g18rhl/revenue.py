@@ -51,6 +51,7 @@ from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
 from rhineland.routes.rules import RevenueRules
+from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
 SIEGERLAND = "J15"
@@ -121,6 +122,13 @@ class RhlRevenue(RevenueRules):
     """18Rhl route rules (see the module docstring for every rule and value)."""
 
     towns_may_end = False  # except for the Rheingold-Express, which ignores towns
+    SEARCH_BOUNDS_CHECKED = True  # bounds of titles/g18rhl/search_profile.py
+
+    def search_profile(self, ctx: RouteContext, graph: TrackGraph) -> TitleProfile:
+        """18Rhl's pruning and bonus bounds for the best-route search."""
+        from rhineland.titles.g18rhl.search_profile import RhlProfile
+
+        return RhlProfile(ctx, self, graph)
 
     def __init__(self, constants: Mapping[str, object] | None = None) -> None:
         c = constants or {}

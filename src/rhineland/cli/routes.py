@@ -1,0 +1,185 @@
+"""``rhineland routes``: the best routes at a position, and the best-routes replay report.
+
+``rhineland routes FILE --before ACTION_ID [--entity SYM] [--json]`` replays
+the export up to (not including) the action with id ``ACTION_ID`` and prints
+the best run of the company about to run (or ``SYM``): each train's route
+(hexes walked, paying stops), its revenue with every bonus itemised, and the
+total, all in M (Mark).  ``--json`` prints::
+
+    {"entity": "ADR", "revenue": 370,
+     "routes": [{"train": "5-0", "hexes": [...], "stops": [...], "revenue": 370,
+                 "base": 330, "bonuses": [{"name": "montan", "amount": 40, "detail": "..."}]}],
+     "proof": {"bound": 370, "root_bound": 370, "nodes": 1092, "candidates": 220,
+               "evaluations": 1}}
+
+:func:`replay_best_routes` backs ``rhineland replay FILE --best-routes``: at
+every ``run_routes`` action it computes the optimum and reports the runs that
+earned less ("OR 3.2 ADR ran 180M, best 220M"), then a total per company.
+
+Exit status as for ``replay``: 1 for an illegal action, 2 for unreadable
+input or an action id the export does not have.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+import orjson
+
+from rhineland.engine.actions import RunRoutes
+from rhineland.errors import ExportError, GameError
+from rhineland.io.export import Export, load_export, new_game, undo_targets
+from rhineland.routes import RouteResult, run_revenue
+from rhineland.routes.search import RouteSet, best_routes
+
+
+def route_set_json(rs: RouteSet) -> dict[str, Any]:
+    """A :class:`RouteSet` as the ``--json`` object (see the module docstring)."""
+    return {
+        "entity": rs.entity,
+        "revenue": rs.revenue,
+        "routes": [
+            {
+                "train": r.train,
+                "hexes": list(r.result.hexes),
+                "stops": list(r.result.stops),
+                "revenue": r.result.revenue,
+                "base": r.result.base,
+                "bonuses": [
+                    {"name": b.name, "amount": b.amount, "detail": b.detail}
+                    for b in r.result.bonuses
+                ],
+            }
+            for r in rs.routes
+        ],
+        "proof": {
+            "bound": rs.proof.bound,
+            "root_bound": rs.proof.root_bound,
+            "nodes": rs.proof.nodes,
+            "candidates": rs.proof.candidates,
+            "evaluations": rs.proof.evaluations,
+        },
+    }
+
+
+def _route_line(res: RouteResult) -> str:
+    parts = [f"{res.base}M"]
+    for b in res.bonuses:
+        sign = "+" if b.amount >= 0 else "-"
+        detail = f" ({b.detail})" if b.detail else ""
+        parts.append(f"{sign} {b.name} {abs(b.amount)}M{detail}")
+    return " ".join(parts) + f" = {res.revenue}M"
+
+
+def route_set_text(rs: RouteSet, where: str = "") -> list[str]:
+    """A :class:`RouteSet` as lines of text: one block per train, then the total."""
+    head = f"{where + ' ' if where else ''}{rs.entity}: best {rs.revenue}M"
+    lines = [head]
+    if not rs.routes:
+        lines.append("  no train can run")
+    for r in rs.routes:
+        res = r.result
+        lines.append(f"  {r.train}: stops {' '.join(res.stops)}")
+        lines.append(f"      hexes {' '.join(res.hexes)}")
+        lines.append(f"      {_route_line(res)}")
+    p = rs.proof
+    lines.append(
+        f"  total {rs.revenue}M (optimal: bound {p.bound}M; root bound {p.root_bound}M, "
+        f"{p.nodes} nodes, {p.candidates} candidate routes, {p.evaluations} evaluations)"
+    )
+    return lines
+
+
+def _load(export_file: str) -> Export:
+    try:
+        return load_export(export_file)
+    except ExportError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+@click.command("routes")
+@click.argument("export_file", type=click.Path(dir_okay=False))
+@click.option("--before", "before", type=int, required=True,
+              help="Show the best routes at the state just before the action with this id.")
+@click.option("--entity", "entity", default=None,
+              help="Company symbol (default: the company about to run).")
+@click.option("--json", "as_json", is_flag=True, help="Print the routes as JSON.")
+def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool) -> None:
+    """Print the provably best routes at a position of an 18xx.games EXPORT_FILE."""
+    export = _load(export_file)
+    index = next((i for i, a in enumerate(export.actions) if a.id == before), None)
+    if index is None:
+        click.echo(f"error: the export has no action {before}", err=True)
+        sys.exit(2)
+    game = new_game(export)
+    targets = undo_targets(export.actions)
+    try:
+        for i in range(index):
+            game.process(export.actions[i], atomic=False, history=i in targets)
+        rs = best_routes(game, entity)
+    except GameError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    if as_json:
+        click.echo(orjson.dumps(route_set_json(rs), option=orjson.OPT_INDENT_2).decode())
+        return
+    rnd = game.state.round
+    for line in route_set_text(rs, rnd.label if rnd is not None else ""):
+        click.echo(line)
+
+
+def replay_best_routes(
+    export: Export, until: int | None = None, as_json: bool = False,
+    echo: Callable[[str], None] = click.echo,
+) -> int:
+    """Replay ``export`` and compare every ``run_routes`` with the optimum; return the exit code.
+
+    Prints one line per run that earned less than the best ("OR 3.2 ADR ran
+    180M, best 220M"), then per company the total run, the total best and
+    the difference (M).  ``until``: stop after the action with that id.
+    With ``as_json`` prints ``{"runs": [{"action", "round", "entity", "ran",
+    "best"}...], "totals": {sym: {"ran", "best"}}}`` (every run listed).
+    Errors print ``error: ...`` on stderr and return 1.
+    """
+    game = new_game(export)
+    targets = undo_targets(export.actions)
+    runs: list[dict[str, Any]] = []
+    totals: dict[str, list[int]] = {}
+    try:
+        for i, action in enumerate(export.actions):
+            if isinstance(action, RunRoutes):
+                rnd = game.state.round
+                ent = rnd.current_entity(game) if rnd is not None else None
+                if ent is not None and hasattr(ent, "trains"):
+                    ctx = game.title.route_context(game, ent)
+                    ran = sum(r.revenue for r in run_revenue(ctx, list(action.routes)))
+                    best = best_routes(game).revenue
+                    label = rnd.label if rnd is not None else ""
+                    runs.append({"action": action.id, "round": label, "entity": ent.sym,
+                                 "ran": ran, "best": best})
+                    tot = totals.setdefault(ent.sym, [0, 0])
+                    tot[0] += ran
+                    tot[1] += best
+                    if ran < best and not as_json:
+                        echo(f"{label} {ent.sym} ran {ran}M, best {best}M "
+                             f"(action {action.id}, -{best - ran}M)")
+            game.process(action, atomic=False, history=i in targets)
+            if until is not None and action.id == until:
+                break
+    except GameError as exc:
+        click.echo(f"error: action {export.actions[i].id}: {exc}", err=True)
+        return 1
+    if as_json:
+        out = {"runs": runs, "totals": {s: {"ran": r, "best": b} for s, (r, b) in totals.items()}}
+        echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
+        return 0
+    below = sum(1 for r in runs if r["ran"] < r["best"])
+    echo(f"{len(runs)} runs, {below} below the best")
+    for sym in sorted(totals, key=lambda s: -(totals[s][1] - totals[s][0])):
+        ran, best = totals[sym]
+        echo(f"  {sym:<6} ran {ran:>6}M  best {best:>6}M  missed {best - ran:>5}M")
+    return 0

@@ -1,0 +1,331 @@
+"""What the best-route search knows about the board, a train and the title's rules.
+
+:mod:`rhineland.routes.search` enumerates routes and combines them; this
+module compiles everything that enumeration prunes on and every optimistic
+bound it uses into flat per-node tables:
+
+* :class:`BoardModel` -- per search (one entity, one board): the track graph
+  as adjacency tuples ``(neighbour id, unit bitmask, segment, track id)``
+  and which tracks share units (:class:`Tracks`), token and
+  blocked cities as node bitmasks, per-node exclusivity groups.
+* :class:`TrainModel` -- per train type: which nodes the train may visit or
+  end at, the distance rule that counts each node, the per-node stop value
+  (the title's own :meth:`RevenueRules.stop_value`), and the optimistic
+  per-route bonus bound :meth:`TrainModel.bound`.
+
+Title knowledge lives in :class:`TitleProfile` and its subclasses, which each
+title's rules provide through :meth:`RevenueRules.search_profile` (the common
+rules, also 1893: Cologne, use :class:`TitleProfile`; 18Rhl's profile is
+``rhineland.titles.g18rhl.search_profile.RhlProfile``).  Every pruning condition a profile applies
+is a *necessary* condition of legality under the rules' hooks (rule sources:
+``routes/engine.py`` checks 3-5 and the hooks in ``titles/*/revenue.py``), and
+every bound is *admissible*: never below the revenue the hooks compute for
+a legal route visiting those nodes.  For a rules class it was not written
+against (a subclass), :func:`profile_for` keeps the pruning but marks the
+profile unbounded, and the search prices every candidate exactly.
+
+This module knows no title: title profiles live in the title packages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rhineland.routes.graph import RevenueNode, Segment, TrackGraph
+from rhineland.routes.model import Route, RouteContext
+from rhineland.routes.rules import EntityView, RevenueRules
+
+Adjacent = tuple[int, int, Segment, int]
+"""``(neighbour node id, unit bitmask of the segment, the segment, track id)``.
+
+The *track id* names the segment regardless of direction (a segment and its
+reverse share it)."""
+
+
+def unit_mask(units: frozenset[int]) -> int:
+    """Track units as one int bitmask (bit ``u`` set for unit ``u``)."""
+    m = 0
+    for u in units:
+        m |= 1 << u
+    return m
+
+
+@dataclass(frozen=True)
+class Tracks:
+    """The segment graph compiled for the search (cached per :class:`TrackGraph`).
+
+    ``adj[i]``: the segments leaving node ``i`` as :data:`Adjacent`;
+    ``clash[t]``: bitmask of the track ids sharing a unit with track ``t``
+    (``t`` itself included): two routes may run together iff no track of one
+    clashes with a track of the other.
+    """
+
+    adj: tuple[tuple[Adjacent, ...], ...]
+    clash: tuple[int, ...]
+
+
+_TRACKS: dict[int, tuple[TrackGraph, Tracks]] = {}
+
+
+def tracks(graph: TrackGraph) -> Tracks:
+    """The :class:`Tracks` of ``graph`` (cached per graph object)."""
+    hit = _TRACKS.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    ids: dict[tuple[frozenset[int], frozenset[int]], int] = {}
+    masks: list[int] = []
+    adj: list[tuple[Adjacent, ...]] = []
+    for out in graph.out:
+        row: list[Adjacent] = []
+        for s in out:
+            key = (s.units, frozenset((s.a, s.b)))
+            t = ids.get(key)
+            if t is None:
+                t = ids[key] = len(masks)
+                masks.append(unit_mask(s.units))
+            row.append((s.b, masks[t], s, t))
+        adj.append(tuple(row))
+    clash = tuple(
+        sum(1 << j for j, other in enumerate(masks) if other & mine) for mine in masks
+    )
+    if len(_TRACKS) > 16:
+        _TRACKS.clear()
+    _TRACKS[id(graph)] = (graph, Tracks(tuple(adj), clash))  # keeps the graph (and its id)
+    return _TRACKS[id(graph)][1]
+
+
+@dataclass(frozen=True)
+class BoardModel:
+    """The board as one entity's search sees it.
+
+    ``adj``/``clash``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
+    ids; ``terminal[i]``: node ``i`` may only end a route; ``groups[i]``:
+    bitmask of exclusivity groups (a route visits at most one node of each
+    group: offboard ``groups`` names, plus title pairs such as 18Rhl's Eastern
+    Ruhr hexes).
+    """
+
+    graph: TrackGraph
+    view: EntityView
+    adj: tuple[tuple[Adjacent, ...], ...]
+    clash: tuple[int, ...]
+    tokened: int
+    blocked: int
+    terminal: tuple[bool, ...]
+    groups: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TrainModel:
+    """One train type's view of the nodes (all tuples indexed by node id).
+
+    ``visit[i]``: the train may visit node ``i`` at all; ``end[i]``: it may
+    start or end a route there; ``rule[i]``: index into ``limits`` of the
+    distance rule counting node ``i`` (``-1`` when the rules overlap: then
+    ``general`` is true and :meth:`distance_ok` runs the full allocation);
+    ``limits``/``pays``: visits allowed / stops paid per rule (``all_pay``:
+    every rule pays at least its visit limit, so every visit pays); ``value[i]``:
+    the stop value in M; ``need_end`` a node bitmask one end must be in
+    (``-1``: no such rule); ``metro_hex[i]``: the hex if node ``i`` is a city
+    joined by a ferry to the other cities of its hex (18Rhl green Rhine
+    metropolis; a visit right after another city of that hex is free, any
+    other second visit there illegal), else ``None``; ``same_hex[i]``:
+    bitmask of those other cities.
+    """
+
+    train: str
+    name: str
+    visit: tuple[bool, ...]
+    end: tuple[bool, ...]
+    rule: tuple[int, ...]
+    rule_nodes: tuple[tuple[str, ...], ...]
+    limits: tuple[int, ...]
+    pays: tuple[int, ...]
+    value: tuple[int, ...]
+    general: bool
+    all_pay: bool
+    need_end: int
+    metro_hex: tuple[str | None, ...]
+    same_hex: tuple[int, ...]
+    profile: TitleProfile
+    bonus_data: tuple[object, ...]
+
+    def distance_ok(self, kinds: dict[str, int]) -> bool:
+        """The full :meth:`RevenueRules.check_distance` allocation on visit counts per kind."""
+        order = sorted(range(len(self.limits)), key=lambda r: len(self.rule_nodes[r]))
+        left = [self.limits[r] for r in order]
+        for kind, num in kinds.items():
+            for j, r in enumerate(order):
+                if num <= 0:
+                    break
+                if kind in self.rule_nodes[r] and left[j] > 0:
+                    take = min(num, left[j])
+                    left[j] -= take
+                    num -= take
+            if num > 0:
+                return False
+        return True
+
+    def base_bound(self, nodes: Sequence[int], free: int) -> int:
+        """Optimistic base revenue (M) of a route visiting ``nodes`` with ``free`` ferried visits.
+
+        Per distance rule, the best ``pay + free`` positive values among the
+        visits it names (all of them when the rule pays at least its visit
+        limit).  Admissible: the paying stops the rules choose are the free
+        visits plus at most ``pay`` counted visits per rule.
+        """
+        vals = self.value
+        if self.all_pay:
+            return sum(v for i in nodes if (v := vals[i]) > 0)
+        total = 0
+        kinds = self.profile.kinds
+        for r, names in enumerate(self.rule_nodes):
+            got = sorted((vals[i] for i in nodes if kinds[i] in names), reverse=True)
+            total += sum(v for v in got[: self.pays[r] + free] if v > 0)
+        return total
+
+    def bound(self, nodes: Sequence[int], free: int) -> int:
+        """Admissible upper bound (M) on the revenue of any legal route visiting ``nodes``."""
+        return self.base_bound(nodes, free) + self.profile.bonus_bound(self, nodes)
+
+
+class TitleProfile:
+    """Title knowledge for the search: pruning conditions and bonus bounds.
+
+    The default is the common rules (:class:`RevenueRules`, 1893's
+    :class:`CologneRevenue`): no bonuses, no free visits, ends restricted by
+    ``towns_may_end`` only.  ``bounded``: whether :meth:`bonus_bound` and the
+    stop values may serve as bounds (see :func:`profile_for`).
+    """
+
+    bounded = True
+
+    def __init__(self, ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> None:
+        self.ctx = ctx
+        self.rules = rules
+        self.graph = graph
+        self.kinds: tuple[str, ...] = tuple(n.kind for n in graph.nodes)
+
+    def group_names(self, node: RevenueNode) -> tuple[str, ...]:
+        """Exclusivity groups of ``node``: the offboard group names (check ``route.group``)."""
+        return tuple(f"g:{g}" for g in node.node.groups)
+
+    def may_visit(self, spec_name: str, node: RevenueNode) -> bool:
+        """Whether a train of type ``spec_name`` may visit ``node`` at all (default: yes)."""
+        return True
+
+    def may_end(self, spec_name: str, node: RevenueNode) -> bool:
+        """Whether a route of that train may start or end at ``node``."""
+        return self.rules.towns_may_end or node.kind != "town"
+
+    def need_end(self, spec_name: str) -> frozenset[str] | None:
+        """Hexes one end of the route must be in (``None``: no such rule)."""
+        return None
+
+    def metro_hex(self, node: RevenueNode) -> str | None:
+        """The hex if ``node`` is a city joined to another by a ferry (free second visit)."""
+        return None
+
+    def bonus_data(self, spec_name: str) -> tuple[object, ...]:
+        """Per-train precomputed data for :meth:`bonus_bound`."""
+        return ()
+
+    def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
+        """Upper bound (M) on the sum of the title's bonuses of a route visiting ``nodes``."""
+        return 0
+
+
+def profile_for(ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> TitleProfile:
+    """The title's search profile (:meth:`RevenueRules.search_profile`).
+
+    ``profile.bounded`` is true only for a rules class that declares, in its own
+    class body, ``SEARCH_BOUNDS_CHECKED = True`` (its profile's bounds were
+    written against its hooks).  For another class (e.g. a subclass) the search
+    keeps the pruning (so a subclass must keep its base class's checks and
+    distance costs, adding restrictions or changing values and bonuses only)
+    but prices every candidate exactly instead of bounding it.
+    """
+    profile = rules.search_profile(ctx, graph)
+    profile.bounded = bool(type(rules).__dict__.get("SEARCH_BOUNDS_CHECKED", False))
+    return profile
+
+
+def board_model(graph: TrackGraph, view: EntityView, profile: TitleProfile) -> BoardModel:
+    """Compile the per-entity tables of :class:`BoardModel`."""
+    tok = 0
+    for i in view.tokened:
+        tok |= 1 << i
+    blk = 0
+    for i in view.blocked:
+        blk |= 1 << i
+    names: dict[str, int] = {}
+    groups: list[int] = []
+    for n in graph.nodes:
+        g = 0
+        for name in profile.group_names(n):
+            g |= 1 << names.setdefault(name, len(names))
+        groups.append(g)
+    tr = tracks(graph)
+    return BoardModel(
+        graph=graph,
+        view=view,
+        adj=tr.adj,
+        clash=tr.clash,
+        tokened=tok,
+        blocked=blk,
+        terminal=tuple(n.terminal for n in graph.nodes),
+        groups=tuple(groups),
+    )
+
+
+def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainModel:
+    """Compile one train's :class:`TrainModel` (``train`` an export train id, e.g. ``"5-0"``).
+
+    Raises ``GameError`` [``route.train``] for an unknown train type.
+    """
+    spec = ctx.train_spec(train)
+    rules = profile.rules
+    graph = profile.graph
+    dummy = Route(train, spec, (), ())
+    dist = spec.distance
+    kind_rules: dict[str, list[int]] = {}
+    for r, d in enumerate(dist):
+        for k in d.nodes:
+            kind_rules.setdefault(k, []).append(r)
+    general = any(len(v) > 1 for v in kind_rules.values())
+    rule = tuple(
+        (kind_rules[n.kind][0] if n.kind in kind_rules and not general else -1)
+        for n in graph.nodes
+    )
+    need = profile.need_end(spec.name)
+    need_mask = -1
+    if need is not None:
+        need_mask = 0
+        for n in graph.nodes:
+            if n.hex in need:
+                need_mask |= 1 << n.id
+    metro = tuple(profile.metro_hex(n) for n in graph.nodes)
+    return TrainModel(
+        train=train,
+        name=spec.name,
+        visit=tuple(n.kind in kind_rules and profile.may_visit(spec.name, n) for n in graph.nodes),
+        end=tuple(profile.may_end(spec.name, n) for n in graph.nodes),
+        rule=rule,
+        rule_nodes=tuple(tuple(d.nodes) for d in dist),
+        limits=tuple(d.visit for d in dist),
+        pays=tuple(d.pay for d in dist),
+        value=tuple(rules.stop_value(ctx, dummy, n) for n in graph.nodes),
+        general=general,
+        all_pay=not general and all(d.pay >= d.visit for d in dist),
+        need_end=need_mask,
+        metro_hex=metro,
+        same_hex=tuple(
+            sum(1 << o.id for o in graph.nodes if o.id != n.id and o.hex == n.hex)
+            if metro[n.id] is not None
+            else 0
+            for n in graph.nodes
+        ),
+        profile=profile,
+        bonus_data=profile.bonus_data(spec.name),
+    )

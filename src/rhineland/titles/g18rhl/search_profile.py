@@ -1,0 +1,117 @@
+"""18Rhl's best-route search profile: pruning and bonus bounds for :class:`RhlRevenue`.
+
+Used by :mod:`rhineland.routes.search` through :meth:`RhlRevenue.search_profile`.
+The bounds read the revenue hooks' own data (``montan_counts``, ``stop_value``,
+the out-tokened check) so that they follow the rules they bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rhineland.routes.graph import RevenueNode, TrackGraph
+from rhineland.routes.model import RouteContext
+from rhineland.routes.rules import RevenueRules
+from rhineland.routes.search_model import TitleProfile, TrainModel
+from rhineland.titles.g18rhl.revenue import (
+    EASTERN_RUHR_PER_LINK,
+    EISERN_RHEIN_BONUS,
+    RATINGEN_BONUS,
+    RGE_TRAIN,
+    ROERMOND,
+    RhlRevenue,
+    established_links,
+)
+
+
+class RhlProfile(TitleProfile):
+    """18Rhl (:class:`RhlRevenue`): the checks and bonuses of ``titles/g18rhl/revenue.py``.
+
+    Pruning (each a check that hook raises on): the Rheingold-Express visits
+    no red hex but the RGE hexes and has an RGE end; no other train starts or
+    ends at a town; nobody ends at an out-tokened offboard; one visit at most
+    per Eastern Ruhr / Nimwegen-Arnheim / Basel-Frankfurt pair; a green Rhine
+    metropolis is entered twice only by its ferry (the second city right after
+    the first, and that visit costs no distance).
+
+    Bonus bound per route: Montan at its value for the summed per-node coal
+    and steel counts (summing per node never undercounts the hook's per-hex
+    count, and Montan grows with the counts), Eastern Ruhr and Eisern Rhein at
+    their values when their hexes are visited, Ratingen when E12 and a steel
+    node are visited, the Rheingold doubling as the sum of the visited
+    metropolis values when both ends could be RGE hexes, the ferry penalty
+    (never positive) as 0.
+    """
+
+    rules: RhlRevenue
+
+    def __init__(self, ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> None:
+        super().__init__(ctx, rules, graph)
+        assert isinstance(rules, RhlRevenue)
+        self.rhl = rules
+        self.links = established_links(ctx)
+        self.brown = "brown" in ctx.phase_spec.tiles
+        self.ratingen = "ratingen_variant" in ctx.data.optional_rules
+
+    def group_names(self, node: RevenueNode) -> tuple[str, ...]:
+        out = list(super().group_names(node))
+        r = self.rhl
+        for name, hexes in (("er", r.eastern_ruhr), ("nw", r.north_west), ("s", r.south)):
+            if node.hex in hexes:
+                out.append(name)
+        return tuple(out)
+
+    def may_visit(self, spec_name: str, node: RevenueNode) -> bool:
+        if spec_name == RGE_TRAIN:
+            return node.tile_color != "red" or node.hex in self.rhl.rge
+        return True
+
+    def may_end(self, spec_name: str, node: RevenueNode) -> bool:
+        if spec_name != RGE_TRAIN and node.kind == "town":
+            return False
+        r = self.rhl
+        return not (node.hex in r.out_tokened and r._out_tokened(self.ctx, node))
+
+    def need_end(self, spec_name: str) -> frozenset[str] | None:
+        return self.rhl.rge if spec_name == RGE_TRAIN else None
+
+    def metro_hex(self, node: RevenueNode) -> str | None:
+        if node.hex in self.rhl.metropolis and node.tile_color == "green":
+            return node.hex
+        return None
+
+    def bonus_data(self, spec_name: str) -> tuple[object, ...]:
+        r = self.rhl
+        nodes = self.graph.nodes
+        counts = [r.montan_counts(self.ctx, [n]) for n in nodes]
+        coal = tuple(c for c, _ in counts)
+        steel = tuple(s for _, s in counts)
+        er = tuple(n.hex in r.eastern_ruhr for n in nodes)
+        roermond = tuple(n.hex == ROERMOND for n in nodes)
+        ratingen = tuple(n.hex == r.ratingen for n in nodes)
+        metro = tuple(n.hex in r.metropolis for n in nodes)
+        rge_end = tuple(n.hex in r.rge for n in nodes)
+        return (spec_name == RGE_TRAIN, coal, steel, er, roermond, ratingen, metro, rge_end)
+
+    def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
+        rge, coal, steel, er, roermond, ratingen, metro, rge_end = train.bonus_data
+        assert isinstance(coal, tuple) and isinstance(steel, tuple)
+        assert isinstance(er, tuple) and isinstance(roermond, tuple)
+        assert isinstance(ratingen, tuple) and isinstance(metro, tuple)
+        assert isinstance(rge_end, tuple)
+        out = 0
+        if any(er[i] for i in nodes):
+            out += EASTERN_RUHR_PER_LINK * self.links
+            if any(roermond[i] for i in nodes):
+                out += EISERN_RHEIN_BONUS
+        if rge:
+            if rge_end[nodes[0]] and rge_end[nodes[-1]]:
+                out += sum(v for i in nodes if metro[i] and (v := train.value[i]) > 0)
+            return out
+        c = sum(coal[i] for i in nodes)
+        s = sum(steel[i] for i in nodes)
+        if c and s:
+            out += (40 if c > 1 and s > 1 else 20) * (2 if self.brown else 1)
+        if self.ratingen and s and any(ratingen[i] for i in nodes):
+            out += RATINGEN_BONUS
+        return out
