@@ -15,12 +15,11 @@ failing ``process`` are stale afterwards; the tests fetch them again.
 
 from __future__ import annotations
 
-import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
     Action,
@@ -39,14 +38,7 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
-from rhineland.io.export import Export, load_export, read_json, replay
 from rhineland.titles import get_title
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(), reason=f"reference games not found at {SHARED}"
-)
 
 PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
 
@@ -54,41 +46,11 @@ PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _fixture_path(name: str) -> Path:
-    if name.startswith("g"):
-        return SHARED / "fixtures" / "generated" / "1893" / f"1893_{name}.json"
-    return SHARED / "fixtures" / "1893" / f"1893_{name}.json"
-
-
-def _trace_path(name: str) -> Path:
-    if name.startswith("g"):
-        return SHARED / "oracle" / "generated" / f"1893_{name}.trace.json"
-    return SHARED / "oracle" / f"1893_{name}.trace.json"
-
-
-@functools.cache
-def _export(name: str) -> Export:
-    return load_export(_fixture_path(name))
-
-
-@functools.cache
-def _trace(name: str) -> dict[int, dict[str, Any]]:
-    return {e["action_id"]: e for e in read_json(_trace_path(name))["trace"]}
-
-
-def position(name: str, until: int) -> Game:
-    """Game ``name`` (``"g07"``, ``"end_bank"``...) replayed up to action ``until`` included."""
-    game = replay(_export(name), until=until)
-    assert game.actions[-1].id == until
-    return game
-
-
-def fixture_action(name: str, action_id: int) -> Action:
-    return next(a for a in _export(name).actions if a.id == action_id)
-
-
-def trace_entry(name: str, action_id: int) -> dict[str, Any]:
-    return _trace(name)[action_id]
+REF = ReferenceGames("1893")
+position = REF.position
+fixture_action = REF.action
+trace_entry = REF.trace_entry
+_export = REF.export
 
 
 def co(sym: str) -> dict[str, Any]:

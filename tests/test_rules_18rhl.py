@@ -13,15 +13,13 @@ before a failing ``process`` are stale afterwards; the tests fetch them again.
 from __future__ import annotations
 
 import copy
-import functools
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
-    Action,
     Bankrupt,
     Bid,
     BuyShares,
@@ -38,15 +36,9 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.entities import IPO, MARKET, Corporation
 from rhineland.engine.game import Game
-from rhineland.io.export import Export, load_export, read_json, replay
+from rhineland.io.export import replay
 from rhineland.io.state_view import game_state
 from rhineland.titles import get_title
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-
-needs_shared = pytest.mark.skipif(
-    not SHARED.is_dir(), reason=f"reference games not found at {SHARED}"
-)
 
 PLAYERS4 = [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")]
 PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
@@ -55,41 +47,11 @@ PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
 # -- helpers ---------------------------------------------------------------------------
 
 
-def _fixture_path(name: str) -> Path:
-    if name.startswith("g"):
-        return SHARED / "fixtures" / "generated" / "18Rhl" / f"18Rhl_{name}.json"
-    return SHARED / "fixtures" / "18Rhl" / f"18Rhl_{name}.json"
-
-
-def _trace_path(name: str) -> Path:
-    if name.startswith("g"):
-        return SHARED / "oracle" / "generated" / f"18Rhl_{name}.trace.json"
-    return SHARED / "oracle" / f"18Rhl_{name}.trace.json"
-
-
-@functools.cache
-def _export(name: str) -> Export:
-    return load_export(_fixture_path(name))
-
-
-@functools.cache
-def _trace(name: str) -> dict[int, dict[str, Any]]:
-    return {e["action_id"]: e for e in read_json(_trace_path(name))["trace"]}
-
-
-def position(name: str, until: int) -> Game:
-    """Game ``name`` (``"g00"``, ``"end_bank"``...) replayed up to action ``until`` included."""
-    game = replay(_export(name), until=until)
-    assert game.actions[-1].id == until
-    return game
-
-
-def fixture_action(name: str, action_id: int) -> Action:
-    return next(a for a in _export(name).actions if a.id == action_id)
-
-
-def trace_entry(name: str, action_id: int) -> dict[str, Any]:
-    return _trace(name)[action_id]
+REF = ReferenceGames("18Rhl")
+position = REF.position
+fixture_action = REF.action
+trace_entry = REF.trace_entry
+_export = REF.export
 
 
 def co(sym: str) -> dict[str, Any]:
