@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rhineland.board import legality
 from rhineland.board.legality import BoardRules, LayContext, PrivateState
-from rhineland.engine.actions import BuyTrain, DestinationConnection, LayTile, PlaceToken, RunRoutes
+from rhineland.engine.actions import DestinationConnection, LayTile, PlaceToken, RunRoutes
 from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Private
 from rhineland.engine.shares import move_price, operating_order_key
 from rhineland.errors import GameError
@@ -33,9 +33,8 @@ class OperatingRules:
     board_rules: BoardRules
     revenue_rules: RevenueRules
 
-    if TYPE_CHECKING:  # provided by StockRules in the Title class
-        def check_sell(self, game: Game, player: Any, corp: Corporation, certs: list[Any],
-                       percent: int) -> None: ...
+    if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
+        def can_buy_train(self, game: Game, entity: Any) -> bool: ...
 
     # -- the board and route rule contexts ------------------------------------------
     def lay_context(self, game: Game, rnd: OperatingRound | None, entity: Any) -> LayContext:
@@ -346,44 +345,9 @@ class OperatingRules:
         elif corp.share_price is not None and paid >= corp.share_price.price:
             move_price(game, corp, "right")
 
-    # -- trains -----------------------------------------------------------------------------
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
         """Players who decide for an entity without an owner (default: nobody)."""
         return []
-
-    def train_limit(self, game: Game, entity: Any) -> int:
-        kind = "minor" if isinstance(entity, Minor) else "corporation"
-        return int(game.phase.limit_for(kind))
-
-    def over_train_limit(self, game: Game, entity: Any) -> bool:
-        return len(entity.trains) > self.train_limit(game, entity)
-
-    def can_buy_train(self, game: Game, entity: Any) -> bool:
-        """Room under the train limit and cash for the cheapest train on offer (a depot
-        train, or 1M for another company's train), or a train still owed."""
-        if len(entity.trains) >= self.train_limit(game, entity):
-            return False
-        if self.must_buy_train(game, entity):
-            return True
-        return bool(entity.cash >= self.min_train_price(game, entity))
-
-    def min_train_price(self, game: Game, entity: Any) -> int:
-        """Cheapest price (M) at which ``entity`` might buy a train now: a depot train, or
-        1M while any other company owns one (the reference engine keeps the train
-        step open then, whatever the phase allows)."""
-        prices = [t.spec.price for t in self.available_depot_trains(game)]
-        others = list(game.corporations.values()) + list(game.minors.values())
-        if any(o is not entity and o.trains and not o.closed for o in others):
-            prices.append(1)
-        return min(prices, default=10**9)
-
-    def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
-        """Whether ``seller``'s trains may be sold to ``buyer`` (default: any other
-        corporation)."""
-        return isinstance(seller, Corporation) and not seller.closed
-
-    def must_buy_train(self, game: Game, entity: Any) -> bool:
-        return not entity.trains and self.has_route(game, entity)
 
     def has_route(self, game: Game, entity: Any) -> bool:
         """Whether track leads from one of ``entity``'s token cities to another revenue
@@ -394,229 +358,3 @@ class OperatingRules:
                 if node.city_index == city_index and graph.out[node.id]:
                     return True
         return False
-
-    def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        if self.must_buy_train(game, entity) and self.available_depot_trains(game):
-            raise GameError(
-                f"{entity.sym} has a route and no train: it must buy a train",
-                "train.must_buy",
-            )
-
-    def available_depot_trains(self, game: Game) -> list[Any]:
-        """Depot trains that may be bought now: the next type, and types made available."""
-        depot = game.depot_trains()
-        if not depot:
-            return game.discarded_trains()
-        first = depot[0].name
-        phases_seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
-        return [
-            t for t in depot
-            if t.name == first or (t.spec.available_on is not None
-                                   and t.spec.available_on in phases_seen)
-        ] + game.discarded_trains()
-
-    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
-        train = game.train(action.train)
-        if train not in self.available_depot_trains(game):
-            if train.owner in (None, MARKET) or train.owner == entity.sym:
-                raise GameError(f"train {train.id} is not for sale now", "train.available")
-            self.buy_train_from_other(game, rnd, entity, train, action.price)
-            return
-        price = train.spec.price
-        if action.price != price:
-            raise GameError(
-                f"train {train.id} costs {price}M, not {action.price}M", "train.price"
-            )
-        self.check_train_room(game, entity)
-        self.pay_for_train(game, entity, price, train)
-        train.owner = entity.sym
-        entity.trains.append(train)
-        game.add_log(f"{entity.sym} buys a {train.name}-train for {price}M")
-        self.after_train_bought(game, rnd, entity, train)
-
-    def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
-        """Whether trains may change hands between operating entities now."""
-        return "can_buy_trains" in game.phase.status
-
-    def check_train_room(self, game: Game, entity: Any) -> None:
-        """A company at its train limit may not buy (titles may allow it, then discard)."""
-        if len(entity.trains) >= self.train_limit(game, entity):
-            raise GameError(
-                f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
-                "train.limit",
-            )
-
-    def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
-                             price: int) -> None:
-        """Buy ``train`` from another corporation for a price of at least 1M."""
-        if not self.may_buy_trains_from_others(game, entity):
-            raise GameError(
-                f"trains may not change hands between companies in phase {game.phase.name}",
-                "train.from_other",
-            )
-        if rnd.turn_state.get("emergency_sold") and (
-            game.data.rules.get("ebuy_from_others", "never") == "never"
-        ):
-            raise GameError(
-                f"after selling shares for an emergency buy, {entity.sym} may buy only from "
-                "the depot",
-                "train.emergency_depot_only",
-            )
-        seller = self.operator(game, str(train.owner))
-        if not self.train_sellable_to(game, seller, entity):
-            raise GameError(f"{entity.sym} may not buy a train from {seller.sym}",
-                            "train.from_other")
-        if price < 1:
-            raise GameError(f"a train between companies costs at least 1M, not {price}M",
-                            "train.price")
-        self.check_train_room(game, entity)
-        if price > entity.cash:
-            self.emergency_from_other(game, entity, train, price)
-        game.pay(entity, seller, price)
-        seller.trains.remove(train)
-        train.owner = entity.sym
-        entity.trains.append(train)
-        game.add_log(f"{entity.sym} buys {train.id} from {seller.sym} for {price}M")
-
-    def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
-        """A company short of cash for another company's train: the president adds the
-        rest where the title allows it (``ebuy_from_others: value``: at most face value)."""
-        rule = game.data.rules.get("ebuy_from_others", "never")
-        owners = game.entity_owner_ids(entity)
-        if rule != "value" or not self.must_buy_train(game, entity) or not owners:
-            raise GameError(f"{entity.sym} has {entity.cash}M, not {price}M", "train.cash")
-        if price > train.spec.price:
-            raise GameError(
-                f"in an emergency a train from another company costs at most its face value "
-                f"{train.spec.price}M, not {price}M",
-                "train.emergency_price",
-            )
-        president = game.player(owners[0])
-        need = price - entity.cash
-        if president.cash < need:
-            raise GameError(f"{president.name} must add {need}M but has {president.cash}M",
-                            "train.emergency_cash")
-        game.pay(president, entity, need)
-        game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
-
-    def pay_for_train(self, game: Game, entity: Any, price: int, train: Any = None) -> None:
-        """Pay for a depot train; in an emergency buy the president adds the rest."""
-        if price <= entity.cash:
-            game.pay(entity, game.bank, price)
-            return
-        if not self.must_buy_train(game, entity):
-            raise GameError(
-                f"{entity.sym} has {entity.cash}M, the train costs {price}M", "train.cash"
-            )
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=price)
-        if price > cheapest:
-            raise GameError(
-                f"in an emergency buy {entity.sym} must buy the cheapest train ({cheapest}M), "
-                f"not one for {price}M",
-                "train.emergency_cheapest",
-            )
-        owners = game.entity_owner_ids(entity)
-        if not owners:
-            raise GameError(f"{entity.sym} has {entity.cash}M and no president to help",
-                            "train.cash")
-        president = game.player(owners[0])
-        need = price - entity.cash
-        if president.cash < need:
-            raise GameError(
-                f"{president.name} must add {need}M to buy the train but has {president.cash}M"
-                " (sell shares first)",
-                "train.emergency_cash",
-            )
-        game.pay(president, entity, need)
-        game.pay(entity, game.bank, price)
-        game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
-
-    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any, action: Any) -> None:
-        """The president sells shares to raise money for a train the company must buy."""
-        from rhineland.engine.rounds.stock import sell_certificates
-
-        owners = game.entity_owner_ids(entity)
-        if not owners or action.entity != owners[0]:
-            raise GameError(f"only {entity.sym}'s president may sell shares now",
-                            "train.emergency_sell")
-        player = game.player(owners[0])
-        if not self.must_buy_train(game, entity):
-            raise GameError(f"{entity.sym} is not obliged to buy a train", "train.emergency_sell")
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
-        if entity.cash + player.cash >= cheapest:
-            raise GameError(
-                f"{player.name} and {entity.sym} have {player.cash + entity.cash}M, enough for "
-                f"the {cheapest}M train: no shares may be sold",
-                "train.emergency_sell",
-            )
-        certs = []
-        for sid in action.shares:
-            sym, _, idx = sid.rpartition("_")
-            corp = game.corporation(sym)
-            certs.append(corp.certificates[int(idx)])
-        corp = game.corporation(certs[0].corporation)
-        for c in certs:
-            if c.owner != player.id:
-                raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
-        self.check_sell(game, player, corp, certs, action.percent)
-        sell_certificates(game, player, corp, certs, action.percent)
-        rnd.turn_state["emergency_sold"] = True
-
-    def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
-                           train: Any) -> None:
-        """Phase change on the first train of a type; rusting; events."""
-        self.check_phase_change(game, rnd, train)
-
-    def check_phase_change(self, game: Game, rnd: OperatingRound, train: Any) -> None:
-        phases = game.data.phases
-        idx = game.state.phase
-        for i in range(idx + 1, len(phases)):
-            if phases[i].on == train.name:
-                game.state.phase = i
-                game.add_log(f"Phase {phases[i].name} begins")
-                self.on_phase_change(game, rnd, phases[i].name)
-                break
-        self.rust_trains(game, train.name)
-        first_of_kind = sum(1 for t in game.state.trains
-                            if t.name == train.name and t.owner is not None) == 1
-        if first_of_kind:
-            for event in train.spec.events:
-                self.train_event(game, rnd, event, train)
-        for entity in list(game.corporations.values()) + list(game.minors.values()):
-            if self.over_train_limit(game, entity) and entity.sym not in rnd.pending_discards:
-                rnd.pending_discards.append(entity.sym)
-
-    def on_phase_change(self, game: Game, rnd: OperatingRound, phase: str) -> None:
-        pass
-
-    def rust_trains(self, game: Game, bought: str) -> None:
-        for t in game.state.trains:
-            if t.spec.rusts_on == bought and not t.rusted:
-                t.rusted = True
-                if t.owner is not None and t.owner != MARKET:
-                    owner = self.operator(game, t.owner)
-                    owner.trains.remove(t)
-                t.owner = None
-
-    def train_event(self, game: Game, rnd: OperatingRound, event: str, train: Any) -> None:
-        if event == "close_companies":
-            for p in game.privates.values():
-                self.close_private(game, p)
-
-    def close_private(self, game: Game, private: Private) -> None:
-        if private.closed:
-            return
-        if isinstance(private.owner, int):
-            owner = game.player(private.owner)
-            if private.sym in owner.companies:
-                owner.companies.remove(private.sym)
-        private.closed = True
-        private.owner = None
-
-    def discard_train(self, game: Game, entity: Any, train_id: str) -> None:
-        train = game.train(train_id)
-        if train not in entity.trains:
-            raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")
-        entity.trains.remove(train)
-        game.to_open_market(train)
-        game.add_log(f"{entity.sym} discards {train_id}")

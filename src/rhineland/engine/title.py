@@ -2,7 +2,8 @@
 
 The engine calls these hooks instead of testing the title's name.  The
 defaults (:class:`~rhineland.engine.rules_stock.StockRules`,
-:class:`~rhineland.engine.rules_operating.OperatingRules`) are the common
+:class:`~rhineland.engine.rules_operating.OperatingRules`,
+:class:`~rhineland.engine.rules_trains.TrainRules`) are the common
 18xx rules; each title package subclasses :class:`Title` in
 ``titles/<package>/rules.py`` and overrides what its rules change.
 """
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rhineland.board.legality import BoardRules
 from rhineland.engine.rules_operating import OperatingRules
 from rhineland.engine.rules_stock import StockRules
+from rhineland.engine.rules_trains import TrainRules
 from rhineland.engine.titledata import TitleData, load_title_data
 from rhineland.routes import RevenueRules
 
@@ -23,7 +25,7 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.base import Round
 
 
-class Title(StockRules, OperatingRules):
+class Title(StockRules, OperatingRules, TrainRules):
     """A title with one set of optional rules.
 
     Subclasses set ``name`` (the export's ``title``) and ``package`` (the
