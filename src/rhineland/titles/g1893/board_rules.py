@@ -49,7 +49,12 @@ class CologneBoardRules(BoardRules):
         if hex_id in self.tile_block and (phase or self.first_phase) == self.first_phase:
             return False
         return super().upgrades_to(
-            hex_id, old, new, special=special, company=company, phase=phase,
+            hex_id,
+            old,
+            new,
+            special=special,
+            company=company,
+            phase=phase,
         )
 
     def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:

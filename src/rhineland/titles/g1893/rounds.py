@@ -49,9 +49,7 @@ class StartingPackageDraft(Round):
         return "starting_package_initial_auction"
 
     def finished(self, game: Game) -> bool:
-        return len(_title(game).draftables(game)) <= 1 or len(self.passed) >= len(
-            game.seat_order()
-        )
+        return len(_title(game).draftables(game)) <= 1 or len(self.passed) >= len(game.seat_order())
 
     def process(self, game: Game, action: Action) -> None:
         player = self.expect_player(game, action)
@@ -136,8 +134,9 @@ class ForcedAuction(Round):
         if isinstance(action, Bid):
             price = self.price(game)
             if action.price != price:
-                raise GameError(f"{self.item} costs {price}M now, not {action.price}M",
-                                "draft.price")
+                raise GameError(
+                    f"{self.item} costs {price}M now, not {action.price}M", "draft.price"
+                )
             self._sold(game, player, price)
         elif isinstance(action, Pass):
             self.passes.add(player.id)
@@ -240,8 +239,9 @@ class MergerRound(Round):
             return
         player = self.expect_player(game, action)
         if not isinstance(action, SpecialBuy) or action.description not in ("yes", "no"):
-            raise GameError(f"{player.name} must vote yes or no on {self.offering[0]}",
-                            "merger.vote")
+            raise GameError(
+                f"{player.name} must vote yes or no on {self.offering[0]}", "merger.vote"
+            )
         title.merger_vote(game, self, player, action.description)
         self._check_done(game)
 

@@ -1,0 +1,179 @@
+"""1893's merged corporations: AGV and HGK become buyable, are voted on and founded.
+
+Sources: seed ``001`` ("Minor companies that merge via shareholder vote") and
+the oracle traces.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rhineland.engine.actions import (
+    Action,
+)
+from rhineland.engine.entities import IPO, Player
+from rhineland.engine.shares import give, set_price, to_market
+from rhineland.engine.title import Title
+from rhineland.errors import GameError
+from rhineland.titles.g1893.constants import (
+    MERGED,
+    MERGED_PAR_TYPE,
+    MERGED_TREASURY,
+    MERGERS,
+    VOTE_ORDER,
+)
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.titles.g1893.rounds import MergerRound
+
+
+class CologneMergers(Title):
+    """Merger hooks of :class:`rhineland.titles.g1893.rules.Cologne`."""
+
+    def make_buyable(self, game: Game, sym: str) -> None:
+        """The merged corporation's unreserved shares go to the market at 120M."""
+        corp = game.corporation(sym)
+        kind = MERGED_PAR_TYPE[sym]
+        cell = next(c for c in game.data.par_cells if kind in c.types)
+
+        corp.par_price = cell
+        set_price(game, corp, cell)
+        for cert in corp.certificates:
+            if cert.owner == IPO and not cert.reserved:
+                to_market(game, cert)
+        corp.can_buy_shares = True
+        game.add_log(f"{sym} shares can now be bought")
+
+    def start_merger_round(self, game: Game, rnd: MergerRound) -> None:
+        extra = game.state.extra
+        for sym in MERGED:
+            key = sym.lower()
+            if extra.get(f"{key}_auto_found"):
+                self.found(game, rnd, sym)
+            elif extra.get(f"{key}_mergable"):
+                self.offer_merger(game, rnd, sym)
+
+    def offer_merger(self, game: Game, rnd: MergerRound, sym: str) -> None:
+        rnd.offering.append(sym)
+        if len(rnd.offering) > 1:
+            return
+        self._setup_vote(game, rnd, sym)
+
+    def _setup_vote(self, game: Game, rnd: MergerRound, sym: str) -> None:
+        rnd.voters = []
+        rnd.votes = {}
+        rnd.yes = 0
+        rnd.index = 0
+        corp = game.corporation(sym)
+        shares = dict(MERGERS[sym])
+        for merging in VOTE_ORDER[sym]:
+            share_index = shares[merging]
+            owner = game.private(merging).owner
+            if not isinstance(owner, int):
+                continue
+            pct = corp.certificates[share_index].percent
+            if owner not in rnd.votes:
+                rnd.voters.append(owner)
+                rnd.votes[owner] = 0
+            rnd.votes[owner] += pct
+        for p in game.state.players:
+            pct = corp.percent_of(p.id)
+            if pct:
+                if p.id not in rnd.votes:
+                    rnd.voters.append(p.id)
+                    rnd.votes[p.id] = 0
+                rnd.votes[p.id] += pct
+        rnd.no = 100 - sum(rnd.votes.values())
+
+    def merger_vote(self, game: Game, rnd: MergerRound, player: Player, choice: str) -> None:
+        sym = rnd.offering[0]
+        pct = rnd.votes.get(player.id, 0)
+        done = False
+        if choice == "yes":
+            rnd.yes += pct
+            game.add_log(f"{player.name} votes yes on {sym} ({rnd.yes}% yes)")
+            if rnd.yes >= 50:
+                self.found(game, rnd, sym)
+                done = True
+        else:
+            rnd.no += pct
+            game.add_log(f"{player.name} votes no on {sym} ({rnd.no}% no)")
+            done = rnd.no > 50
+        if done:
+            rnd.offering.pop(0)
+            if rnd.offering:
+                self._setup_vote(game, rnd, rnd.offering[0])
+            return
+        rnd.index += 1
+        if rnd.index >= len(rnd.voters):
+            rnd.offering.pop(0)
+            if rnd.offering:
+                self._setup_vote(game, rnd, rnd.offering[0])
+
+    def found(self, game: Game, rnd: MergerRound, sym: str) -> None:
+        """Found AGV/HGK: 400M from the bank, reserved certificates to the merging
+        entities' owners, the minors' treasuries, trains and tokens; the presidency
+        to the largest holder (ties: the merging order)."""
+        extra = game.state.extra
+        extra[f"{sym.lower()}_auto_found"] = False
+        extra[f"{sym.lower()}_mergable"] = False
+        corp = game.corporation(sym)
+        game.pay(game.bank, corp, MERGED_TREASURY)
+        priority: list[int] = []
+        pres_cert = corp.certificates[0]
+        for merging, share_index in MERGERS[sym]:
+            private = game.private(merging)
+            owner = private.owner
+            cert = corp.certificates[share_index]
+            cert.reserved = False
+            if isinstance(owner, int):
+                give(game, cert, owner)
+                priority.append(owner)
+            self.close_private(game, private)
+            minor = game.minors.get(merging)
+            if minor is None:
+                continue
+            if minor.cash:
+                game.pay(minor, corp, minor.cash)
+            for t in list(minor.trains):
+                minor.trains.remove(t)
+                t.owner = corp.sym
+                corp.trains.append(t)
+            for hex_id, ci in minor.tokens:
+                game.board.remove_token(hex_id, ci, minor.sym)
+                game.board.add_token(hex_id, ci, corp.sym)
+                corp.tokens.append((hex_id, ci))
+                corp.tokens_used += 1
+            minor.tokens = []
+            minor.closed = True
+            minor.floated = False
+            minor.owner = None
+        holders = {p.id: corp.percent_of(p.id) for p in game.state.players}
+        best = max(holders.values())
+        leaders = [pid for pid, pct in holders.items() if pct == best]
+        if pres_cert.owner not in leaders:
+            leaders.sort(key=lambda pid: priority.index(pid) if pid in priority else 99)
+            from rhineland.engine.shares import president_swap
+
+            president_swap(game, corp, leaders[0], pres_cert.owner)
+        corp.floated = True
+        corp.can_buy_shares = True
+        game.add_log(f"{sym} is founded")
+        if corp.trains:
+            rnd.discards.append(sym)
+
+    def process_merge_discard(self, game: Game, rnd: MergerRound, action: Action) -> None:
+        sym = rnd.discards[0]
+        corp = game.corporation(sym)
+        if action.type == "pass" and action.entity == sym:
+            if self.over_train_limit(game, corp):
+                raise GameError(f"{sym} must discard down to its train limit", "train.limit")
+            rnd.discards.pop(0)
+            return
+        if action.type == "discard_train" and action.entity == sym:
+            self.discard_train(game, corp, str(getattr(action, "train", "")))
+            if not corp.trains:
+                rnd.discards.pop(0)  # nothing left to decide
+            return
+        raise GameError(f"{sym}'s president decides which trains {sym} keeps", "merger.discard")

@@ -1,0 +1,303 @@
+"""1893's Starting Package and stock round: bonds, the FdSD exchange, RAG's par by FdSD,
+EVA between players.
+
+Sources: seed ``001`` and the oracle traces (``docs/rules-differences.md``, 1893).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rhineland.engine.actions import (
+    Action,
+    BuyCompany,
+    BuyShares,
+    Par,
+    SellCompany,
+)
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.shares import check_presidency, give, to_market
+from rhineland.engine.title import Title
+from rhineland.errors import GameError
+from rhineland.titles.g1893.constants import (
+    MERGED,
+    MERGED_PAR,
+    MINOR_MIN_TREASURY,
+    MINORS,
+    PRIVATES,
+    is_bond,
+)
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.stock import StockRound
+
+
+class CologneStock(Title):
+    """Stock-round hooks of :class:`rhineland.titles.g1893.rules.Cologne`."""
+
+    # -- the Starting Package (draft and forced auction) -------------------------------
+    def unsold_package(self, game: Game) -> list[str]:
+        return [
+            s
+            for s in PRIVATES + MINORS
+            if game.private(s).owner == "bank" and not game.private(s).closed
+        ]
+
+    def draftables(self, game: Game) -> list[str]:
+        """On offer: every unsold private and the two lowest-numbered unsold minors."""
+        unsold = self.unsold_package(game)
+        privates = [s for s in unsold if s in PRIVATES]
+        minors = [s for s in unsold if s in MINORS]
+        return privates + minors[:2]
+
+    def buy_package_item(self, game: Game, player: Player, sym: str, price: int) -> None:
+        """``player`` buys a Starting Package item; a minor floats with its treasury
+        (at least 100M: the bank adds the difference)."""
+        if player.cash < price:
+            raise GameError(f"{player.name} has {player.cash}M, {sym} costs {price}M", "draft.cash")
+        private = game.private(sym)
+        game.pay(player, game.bank, price)
+        private.owner = player.id
+        player.companies.append(sym)
+        game.add_log(f"{player.name} buys {sym} for {price}M")
+        if sym in game.minors:
+            minor = game.minors[sym]
+            minor.owner = player.id
+            minor.floated = True
+            game.pay(game.bank, minor, max(price, MINOR_MIN_TREASURY))
+
+    # -- stock round ------------------------------------------------------------------
+    def start_stock_round(self, game: Game, rnd: StockRound) -> None:
+        """Players who passed in the draft stay passed in the first stock round."""
+
+    def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
+        pending = game.state.extra.get("rag_par_pending")
+        if pending is not None:
+            self.resolve_rag_par(game, rnd, action, pending)
+            return True
+        if (
+            isinstance(action, Par)
+            and action.corporation == "RAG"
+            and self.owns_fdsd(game, action.entity)
+        ):
+            player = rnd.expect_player(game, action)
+            cell = self.par_cell(game, game.corporation("RAG"), action.share_price)
+            if player.cash < cell.price * 2:
+                self.exchange_fdsd_for_par(game, player, cell.price * 2)
+                rnd.par(game, player, action)
+            else:
+                game.state.extra["rag_par_pending"] = (player.id, action.share_price)
+                game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
+            return True
+        if isinstance(action, BuyShares) and action.entity_type == "company":
+            self.fdsd_exchange(game, rnd, action)
+            return True
+        if isinstance(action, BuyCompany):
+            player = rnd.expect_player(game, action)
+            self.buy_company_in_sr(game, rnd, player, action)
+            return True
+        if isinstance(action, SellCompany):
+            player = rnd.expect_player(game, action)
+            self.sell_bond(game, rnd, player, action)
+            return True
+        if action.type == "pass" and game.state.turn == 1 and rnd.turn == 1:
+            passers = game.state.extra["first_sr_passers"]
+            if action.entity not in passers:
+                passers.append(action.entity)
+        return False
+
+    def owns_fdsd(self, game: Game, pid: Any) -> bool:
+        fdsd = game.private("FdSD")
+        return not fdsd.closed and fdsd.owner == pid
+
+    def exchange_fdsd_for_par(self, game: Game, player: Player, amount: int) -> None:
+        """FdSD is exchanged for RAG's president's certificate: the bank pays the par."""
+        self.close_private(game, game.private("FdSD"))
+        game.pay(game.bank, player, amount)
+        game.add_log(f"{player.name} exchanges FdSD to pay for RAG's par")
+
+    def resolve_rag_par(
+        self, game: Game, rnd: StockRound, action: Action, pending: tuple[int, str]
+    ) -> None:
+        """After a RAG par by FdSD's owner: ``assign`` exchanges FdSD, ``pass`` pays cash."""
+        pid, share_price = pending
+        if action.entity != pid or action.type not in ("assign", "pass"):
+            raise GameError(
+                f"{game.player(pid).name} must decide whether FdSD pays for RAG's par "
+                "(assign FdSD or pass)",
+                "fdsd.par",
+            )
+        player = game.player(pid)
+        del game.state.extra["rag_par_pending"]
+        par = Par(entity=pid, corporation="RAG", share_price=share_price)
+        if action.type == "assign":
+            cell = self.par_cell(game, game.corporation("RAG"), share_price)
+            self.exchange_fdsd_for_par(game, player, cell.price * 2)
+        rnd.par(game, player, par)
+
+    def buy_company_in_sr(
+        self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
+    ) -> None:
+        sym = action.company
+        eva = game.private("EVA")
+        if (
+            sym == "EVA"
+            and isinstance(eva.owner, int)
+            and eva.owner != player.id
+            and (not eva.closed)
+        ):
+            self.buy_eva_from_player(game, rnd, player, action)
+            return
+        offered = self.unsold_package(game) + self.next_bond(game)
+        if sym not in offered:
+            raise GameError(
+                f"{sym} is not for sale (for sale: {', '.join(offered)})", "stock.company"
+            )
+        if rnd.bought_this_turn:
+            raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+        price = game.private(sym).spec.value
+        if action.price != price:
+            raise GameError(f"{sym} costs {price}M, not {action.price}M", "stock.company_price")
+        self.buy_package_item(game, player, sym, price)
+        rnd.bought_this_turn = True
+        rnd.end_turn(game, player, passed=False)
+
+    def buy_eva_from_player(
+        self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
+    ) -> None:
+        """EVA is the only private that changes hands between players (seed 001); the
+        reference engine has the buyer pay its face value to the bank."""
+        eva = game.private("EVA")
+        price = eva.spec.value
+        if action.price != price:
+            raise GameError(f"EVA costs {price}M, not {action.price}M", "stock.company_price")
+        if rnd.bought_this_turn:
+            raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+        if player.cash < price:
+            raise GameError(f"{player.name} has {player.cash}M, EVA costs {price}M", "stock.cash")
+        seller = game.player(int(eva.owner))  # type: ignore[arg-type]
+        seller.companies.remove("EVA")
+        game.pay(player, game.bank, price)
+        eva.owner = player.id
+        player.companies.append("EVA")
+        game.add_log(f"{player.name} buys EVA from {seller.name} for {price}M")
+        rnd.bought_this_turn = True
+        rnd.end_turn(game, player, passed=False)
+
+    def next_bond(self, game: Game) -> list[str]:
+        for p in game.privates.values():
+            if is_bond(p.sym) and p.owner == "bank":
+                return [p.sym]
+        return []
+
+    def sell_bond(self, game: Game, rnd: StockRound, player: Player, action: SellCompany) -> None:
+        sym = action.company
+        private = game.private(sym)
+        if not is_bond(sym) or private.owner != player.id:
+            raise GameError(f"{player.name} cannot sell {sym}", "stock.sell_company")
+        if rnd.turn == 1:
+            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
+        if rnd.bought_this_turn:
+            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
+        price = private.spec.value
+        game.pay(game.bank, player, price)
+        private.owner = "bank"
+        player.companies.remove(sym)
+        game.add_log(f"{player.name} sells {sym} for {price}M")
+        rnd.sold_this_turn.append(sym)
+        rnd.last_to_act = player.id
+
+    def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
+        """FdSD is exchanged for RAG shares from the market (20% if two are left)."""
+        fdsd = game.private("FdSD")
+        if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
+            raise GameError("only FdSD can be exchanged for RAG shares", "fdsd.exchange")
+        player = game.player(fdsd.owner)
+        if rnd.current != player.id:
+            raise GameError(f"it is not {player.name}'s turn", "turn.order")
+        rag = game.corporation("RAG")
+        in_market = [c for c in rag.certs_of(MARKET) if not c.president]
+        if not rag.ipoed or not in_market:
+            raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
+        take = sorted(in_market, key=lambda c: c.index)[:2]
+        for c in take:
+            give(game, c, player.id)
+        self.close_private(game, fdsd)
+        game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
+        check_presidency(game, rag, player)
+        self.check_float(game, rag)
+        rnd.bought_this_turn = True
+        rnd.end_turn(game, player, passed=False)
+
+    def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
+        """FdSD closes in the SR after the first 5-train, after a turn in which its owner
+        traded shares (the reference engine's timing, oracle g24 action 200; seed 001:
+        "closure is scheduled by the first 5-train"); otherwise at the end of that SR."""
+        traded = bool(rnd.sold_this_turn) or (
+            rnd.bought_this_turn and rnd.last_buy_kind == "shares"
+        )
+        if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
+            self.close_private(game, game.private("FdSD"))
+            game.state.extra["fdsd_to_close"] = False
+
+    def end_of_stock_round_fdsd(self, game: Game) -> None:
+        if game.state.extra.get("fdsd_to_close"):
+            self.close_private(game, game.private("FdSD"))
+            game.state.extra["fdsd_to_close"] = False
+
+    def is_par_cell_for(self, game: Game, corp: Corporation, cell: Any) -> bool:
+        """The ``par`` cells; the 120M cells are the merged corporations' start only."""
+        return "par" in cell.types and cell.price != MERGED_PAR
+
+    def may_par(self, game: Game, corp: Corporation) -> bool:
+        return corp.sym not in MERGED
+
+    def par_corporation(
+        self, game: Game, player: Player, corp: Corporation, share_price: str
+    ) -> None:
+        """The president's certificate is bought; the other shares go to the market."""
+        if corp.sym in MERGED:
+            raise GameError(f"{corp.sym} is formed by a merger and cannot be parred", "stock.par")
+        super().par_corporation(game, player, corp, share_price)
+        for cert in corp.certificates:
+            if cert.owner == IPO and not cert.reserved:
+                to_market(game, cert)
+
+    def check_buy_certificates(
+        self, game: Game, player: Player, corp: Corporation, certs: list[Certificate]
+    ) -> None:
+        super().check_buy_certificates(game, player, corp, certs)
+        if corp.sym in MERGED and not corp.can_buy_shares:
+            raise GameError(f"{corp.sym} shares cannot be bought yet", "stock.no_buy")
+        if player.id in game.state.extra.get("first_sr_passers", []):
+            raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
+
+    def check_sell(
+        self, game: Game, player: Player, corp: Corporation, certs: list[Certificate], percent: int
+    ) -> None:
+        """No sale in the first SR; otherwise as usual (the market holds at most 50%)."""
+        if game.state.turn == 1:
+            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
+        super().check_sell(game, player, corp, certs, percent)
+
+    def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Bonds can always be sold back (after the first SR); shares as usual."""
+        if game.state.turn == 1 or rnd.bought_this_turn:
+            return False
+        if any(is_bond(s) for s in player.companies):
+            return True
+        return super().can_sell_any(game, rnd, player)
+
+    def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        if player.id in game.state.extra.get("first_sr_passers", []):
+            return False
+        if rnd.bought_this_turn:
+            return False
+        fdsd = game.private("FdSD")
+        if fdsd.owner == player.id and not fdsd.closed:
+            return True  # the FdSD exchange is always an option
+        offered = self.unsold_package(game) + self.next_bond(game)
+        if any(game.private(s).spec.value <= player.cash for s in offered):
+            return True
+        return super().can_buy_any(game, rnd, player)
