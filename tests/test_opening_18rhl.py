@@ -11,6 +11,7 @@ import copy
 
 import pytest
 
+from play import play_packet_4p as play_initial_packet
 from rhineland import GameError
 from rhineland.engine.actions import (
     Bid,
@@ -36,17 +37,6 @@ def corp(sym: str) -> dict[str, object]:
 
 def new_game() -> Game:
     return Game(get_title("18Rhl"), PLAYERS, seed=1)
-
-
-def play_initial_packet(game: Game) -> None:
-    game.process(Bid(entity=1, company="PWB", price=20))
-    game.process(Bid(entity=2, company="KEO", price=30))
-    game.process(Bid(entity=3, company="Szl", price=50))
-    game.process(Bid(entity=4, company="Tjt", price=80))
-    game.process(Pass(entity=1))
-    game.process(Bid(entity=2, company="NLK", price=120))
-    game.process(Bid(entity=3, company="RhE", price=140))
-    game.process(Par(entity=3, corporation="RhE", share_price="70,2,1"))
 
 
 def play_sr1(game: Game) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from play import label, step
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
@@ -59,17 +60,6 @@ def co(sym: str) -> dict[str, Any]:
 
 def mi(sym: str) -> dict[str, Any]:
     return {"entity": sym, "entity_type": "minor"}
-
-
-def label(game: Game) -> str:
-    assert game.state.round is not None
-    return game.state.round.label
-
-
-def step(game: Game) -> str:
-    name = game.round.step_name(game)
-    assert name is not None
-    return name
 
 
 def current(game: Game) -> Any:

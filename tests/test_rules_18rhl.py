@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from play import label, play_packet_4p, step
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
@@ -69,32 +70,8 @@ def price(game: Game, sym: str) -> tuple[int, int, int]:
     return (cell.price, cell.row, cell.col)
 
 
-def step(game: Game) -> str:
-    name = game.round.step_name(game)
-    assert name is not None
-    return name
-
-
-def label(game: Game) -> str:
-    assert game.state.round is not None
-    return game.state.round.label
-
-
 def new_game(players: list[tuple[int, str]] = PLAYERS4) -> Game:
     return Game(get_title("18Rhl"), players, seed=1)
-
-
-def play_packet_4p(game: Game) -> None:
-    """The seed-000 initial packet: P1 PWB 20, P2 KEO 30 + NLK 120, P3 Szl 50 + RhE 140
-    (RhE par 70), P4 Tjt 80.  Cash after: P1 430, P2 300, P3 260, P4 370."""
-    game.process(Bid(entity=1, company="PWB", price=20))
-    game.process(Bid(entity=2, company="KEO", price=30))
-    game.process(Bid(entity=3, company="Szl", price=50))
-    game.process(Bid(entity=4, company="Tjt", price=80))
-    game.process(Pass(entity=1))
-    game.process(Bid(entity=2, company="NLK", price=120))
-    game.process(Bid(entity=3, company="RhE", price=140))
-    game.process(Par(entity=3, corporation="RhE", share_price="70,2,1"))
 
 
 def play_packet_3p(game: Game) -> None:

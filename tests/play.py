@@ -1,0 +1,33 @@
+"""Small helpers shared by the hand-built rule tests: where the game is, and the seed-000
+18Rhl initial packet (``../shared/seeds/000_*``, "A round, step by step")."""
+
+from __future__ import annotations
+
+from rhineland.engine.actions import Bid, Par, Pass
+from rhineland.engine.game import Game
+
+
+def label(game: Game) -> str:
+    """The current round's label, e.g. ``"SR 1"`` or ``"OR 1.1"``."""
+    assert game.state.round is not None
+    return game.state.round.label
+
+
+def step(game: Game) -> str:
+    """The current step's name in the round (``"track"``, ``"token"``, …)."""
+    name = game.round.step_name(game)
+    assert name is not None
+    return name
+
+
+def play_packet_4p(game: Game) -> None:
+    """The seed-000 initial packet: P1 PWB 20, P2 KEO 30 + NLK 120, P3 Szl 50 + RhE 140
+    (RhE par 70), P4 Tjt 80.  Cash after: P1 430, P2 300, P3 260, P4 370."""
+    game.process(Bid(entity=1, company="PWB", price=20))
+    game.process(Bid(entity=2, company="KEO", price=30))
+    game.process(Bid(entity=3, company="Szl", price=50))
+    game.process(Bid(entity=4, company="Tjt", price=80))
+    game.process(Pass(entity=1))
+    game.process(Bid(entity=2, company="NLK", price=120))
+    game.process(Bid(entity=3, company="RhE", price=140))
+    game.process(Par(entity=3, corporation="RhE", share_price="70,2,1"))
