@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -32,10 +31,6 @@ def main(argv: list[str]) -> int:
     if report.error:
         print(f"replay stopped: {report.error}")
     return 0 if report.matched == report.total else 1
-
-
-def _unused(_: Any) -> None:
-    pass
 
 
 if __name__ == "__main__":

@@ -66,9 +66,24 @@ def test_replay_best_routes_report() -> None:
     assert code == 0
     lines = out.splitlines()
     assert "OR 8.1 ADR ran 290M, best 370M (action 425, -80M)" in lines
-    assert "89 runs, 54 below the best" in lines
+    assert "84 runs, 51 below the best" in lines  # 5 of the 89 runs were undone
     assert any(line.split()[:2] == ["ADR", "ran"] for line in lines)
     code, out, _ = run("replay", str(COLOGNE), "--best-routes", "--json")
     data = json.loads(out)
     assert len(data["runs"]) == 62
     assert all(r["best"] == r["ran"] for r in data["runs"])  # 1893 players ran the optimum
+
+
+def test_best_routes_leaves_out_runs_undone_later() -> None:
+    """18Rhl end_bank: GVE's run #191 is undone (#194-#197) and run again at #199, KEG's
+    #454 undone (#456-#457) and run again at #458: only the standing runs count (84 of
+    the 89 run_routes actions)."""
+    code, out, _ = run("replay", str(RHL), "--best-routes", "--json")
+    assert code == 0
+    data = json.loads(out)
+    actions = [r["action"] for r in data["runs"]]
+    assert 191 not in actions and 454 not in actions
+    assert 199 in actions and 458 in actions
+    assert len(actions) == 84
+    assert data["totals"]["GVE"]["ran"] == 3840
+    assert data["totals"]["KEG"]["ran"] == 1970

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from reference import needs_shared
 from rhineland.cli.main import cli
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -88,3 +89,48 @@ def test_illegal_action_names_the_action(tmp_path: Path, seed_file: Path) -> Non
     code, _, err = run("replay", str(bad))
     assert code == 1
     assert "action 1" in err and "20M" in err
+
+
+def test_usage_errors_are_one_line(seed_file: Path) -> None:
+    code, _, err = run("replay", str(seed_file), "--until", "abc")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "error: Invalid value for '--until': 'abc' is not a valid integer."
+    ]
+    code, _, err = run("bogus")
+    assert (code, err.strip()) == (2, "error: No such command 'bogus'.")
+
+
+@pytest.mark.parametrize("until", ["0", "43", "99999"])
+def test_replay_until_an_unknown_action_id_is_an_error(seed_file: Path, until: str) -> None:
+    code, out, err = run("replay", str(seed_file), "--until", until)
+    assert code == 2
+    assert out == ""
+    assert err.strip() == f"error: the export has no action {until}"
+
+
+@needs_shared
+def test_summary_leaves_out_runs_undone_later() -> None:
+    """18Rhl end_bank: GVE's run at #191 in OR 6.1 is undone by #194-#197 and run again
+    at #199.  Stopped at #197, the summary shows RhE's run only; the header counts the
+    197 actions replayed."""
+    game_file = str(SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json")
+    code, out, _ = run("replay", game_file, "--until", "197")
+    assert code == 0
+    assert out.splitlines()[0] == "18Rhl: 197 actions replayed (last id 197)"
+    assert "  OR 6.1: RhE 230M payout" in out.splitlines()
+    code, out, _ = run("replay", game_file, "--until", "1")
+    assert out.splitlines()[0] == "18Rhl: 1 action replayed (last id 1)"
+
+
+@needs_shared
+def test_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's Python block, run as written from the project root."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "README.md").read_text()
+    start = text.index("```python\n") + len("```python\n")
+    code = text[start : text.index("```", start)]
+    monkeypatch.chdir(root)
+    namespace: dict[str, object] = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert namespace["best"].revenue == 760  # type: ignore[attr-defined]

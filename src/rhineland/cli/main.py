@@ -1,36 +1,69 @@
-"""The ``rhineland`` command line: replay exports, (later) routes, play, simulate.
+"""The ``rhineland`` command line: ``replay`` an export, find the best ``routes``.
 
 Every error the engine raises on purpose is printed as one line (``error: ...``)
-with exit status 1 (illegal action) or 2 (unreadable input); never a traceback.
+with exit status 1 (illegal action) or 2 (unreadable input or bad arguments); never a
+traceback.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 import orjson
 
 from rhineland.cli.routes import replay_best_routes, routes_cmd
+from rhineland.engine.actions import Action
 from rhineland.errors import ExportError, GameError
-from rhineland.io.export import ReplayError, load_export, replay_iter
+from rhineland.io.export import (
+    ReplayError,
+    load_export,
+    new_game,
+    replay_iter,
+    standing_positions,
+)
 from rhineland.io.state_view import game_state
 from rhineland.io.summary import ReplaySummary
 
 
-@click.group()
+class OneLineErrors(click.Group):
+    """A click group whose usage errors (bad option value, unknown command, missing
+    file argument) print as one ``error: ...`` line with exit status 2, like ours."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            code = super().main(*args, **kwargs)
+        except click.exceptions.Abort:
+            click.echo("error: aborted", err=True)
+            sys.exit(1)
+        except click.ClickException as exc:
+            click.echo(f"error: {exc.format_message()}", err=True)
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+@click.group(cls=OneLineErrors)
 @click.version_option(package_name="rhineland")
 def cli() -> None:
-    """rhineland: 18Rhl and 1893: Cologne, played, replayed and analysed."""
+    """rhineland: replay and analyse 18Rhl and 1893: Cologne games exported from 18xx.games.
+
+    Exit status: 0 done, 1 an illegal action (its id and the rule are printed),
+    2 an unreadable file or a bad argument.
+    """
 
 
-@cli.command("replay")
+@cli.command("replay", short_help="Replay an export with every rule checked.")
 @click.argument("export_file", type=click.Path(dir_okay=False))
 @click.option("--until", "until", type=int, default=None,
               help="Stop after the action with this id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state reached as JSON.")
 @click.option("--best-routes", "best", is_flag=True,
-              help="Compare every run with the best routes (cli/routes.py).")
+              help="Compare every run with the provably best routes; with --json, "
+              "print the runs as JSON.")
 def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -> None:
     """Replay an 18xx.games EXPORT_FILE with every rule checked; print a summary."""
     try:
@@ -42,15 +75,17 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
         sys.exit(replay_best_routes(export, until, as_json))
     game = None
     last_id = None
-    summary = ReplaySummary()
+    done: list[tuple[int, Action, str]] = []  # (position, action, round label)
     label = ""
     try:
-        for _, action, g in replay_iter(export, until=until):
+        for i, action, g in replay_iter(export, until=until):
             game = g
             last_id = action.id
-            if action.type not in ("message", "undo", "redo"):
-                summary.record(g, action, label or g.round.label)
+            done.append((i, action, label or g.round.label))
             label = g.round.label
+    except ExportError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     except ReplayError as exc:
         click.echo(f"error: illegal action {exc.action_id}: {exc.reason}", err=True)
         sys.exit(1)
@@ -58,9 +93,12 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     if game is None:
-        from rhineland.io.export import new_game
-
         game = new_game(export)
+    standing = standing_positions(export.actions[: len(done)])
+    summary = ReplaySummary()
+    for i, action, at in done:
+        if i in standing:
+            summary.record(game, action, at)
     state = game_state(game)
     players = [
         {"id": p.id, "name": p.name, "cash": p.cash, "value": game.player_value(p)}
@@ -80,8 +118,9 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
         }
         click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return
-    n_done = sum(1 for a in export.actions if until is None or (a.id or 0) <= until)
-    click.echo(f"{export.title}: {n_done} actions replayed (last id {last_id})")
+    n_done = len(done)
+    click.echo(f"{export.title}: {n_done} action{'s' if n_done != 1 else ''} replayed "
+               f"(last id {last_id})")
     for line in summary.text_lines():
         click.echo(f"  {line}")
     end = f", finished ({game.state.game_end_reason})" if game.finished else ""
@@ -96,6 +135,7 @@ cli.add_command(routes_cmd)
 
 
 def main() -> None:
+    """Console entry point (``rhineland``)."""
     cli()
 
 

@@ -30,8 +30,16 @@ import click
 import orjson
 
 from rhineland.engine.actions import RunRoutes
+from rhineland.engine.game import Game
 from rhineland.errors import ExportError, GameError
-from rhineland.io.export import Export, load_export, new_game, undo_targets
+from rhineland.io.export import (
+    Export,
+    action_index,
+    load_export,
+    new_game,
+    standing_positions,
+    undo_targets,
+)
 from rhineland.routes import RouteResult, run_revenue
 from rhineland.routes.search import RouteSet, best_routes
 
@@ -111,18 +119,24 @@ def _load(export_file: str) -> Export:
 def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool) -> None:
     """Print the provably best routes at a position of an 18xx.games EXPORT_FILE."""
     export = _load(export_file)
-    index = next((i for i, a in enumerate(export.actions) if a.id == before), None)
-    if index is None:
-        click.echo(f"error: the export has no action {before}", err=True)
+    try:
+        index = action_index(export, before)
+    except ExportError as exc:
+        click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     game = new_game(export)
     targets = undo_targets(export.actions)
-    try:
-        for i in range(index):
+    for i in range(index):
+        try:
             game.process(export.actions[i], atomic=False, history=i in targets)
+        except GameError as exc:
+            click.echo(f"error: illegal action {export.actions[i].id}: {exc}", err=True)
+            sys.exit(1)
+    try:
         rs = best_routes(game, entity)
     except GameError as exc:
-        click.echo(f"error: {exc}", err=True)
+        where = game.state.round.label if game.state.round is not None else "the end"
+        click.echo(f"error: before action {before} ({where}): {exc}", err=True)
         sys.exit(1)
     if as_json:
         click.echo(orjson.dumps(route_set_json(rs), option=orjson.OPT_INDENT_2).decode())
@@ -141,45 +155,59 @@ def replay_best_routes(
     Prints one line per run that earned less than the best ("OR 3.2 ADR ran
     180M, best 220M"), then per company the total run, the total best and
     the difference (M).  ``until``: stop after the action with that id.
+    Runs that a later undo reverted are left out (their redo, if any, counts).
     With ``as_json`` prints ``{"runs": [{"action", "round", "entity", "ran",
     "best"}...], "totals": {sym: {"ran", "best"}}}`` (every run listed).
     Errors print ``error: ...`` on stderr and return 1.
     """
+    try:
+        stop = len(export.actions) if until is None else action_index(export, until) + 1
+    except ExportError as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 2
     game = new_game(export)
     targets = undo_targets(export.actions)
+    standing = standing_positions(export.actions[:stop])
     runs: list[dict[str, Any]] = []
-    totals: dict[str, list[int]] = {}
-    try:
-        for i, action in enumerate(export.actions):
-            if isinstance(action, RunRoutes):
-                rnd = game.state.round
-                ent = rnd.current_entity(game) if rnd is not None else None
-                if ent is not None and hasattr(ent, "trains"):
-                    ctx = game.title.route_context(game, ent)
-                    ran = sum(r.revenue for r in run_revenue(ctx, list(action.routes)))
-                    best = best_routes(game).revenue
-                    label = rnd.label if rnd is not None else ""
-                    runs.append({"action": action.id, "round": label, "entity": ent.sym,
-                                 "ran": ran, "best": best})
-                    tot = totals.setdefault(ent.sym, [0, 0])
-                    tot[0] += ran
-                    tot[1] += best
-                    if ran < best and not as_json:
-                        echo(f"{label} {ent.sym} ran {ran}M, best {best}M "
-                             f"(action {action.id}, -{best - ran}M)")
+    for i, action in enumerate(export.actions[:stop]):
+        try:
+            if isinstance(action, RunRoutes) and i in standing:
+                run = _compare_run(game, action)
+                if run is not None:
+                    runs.append(run)
             game.process(action, atomic=False, history=i in targets)
-            if until is not None and action.id == until:
-                break
-    except GameError as exc:
-        click.echo(f"error: action {export.actions[i].id}: {exc}", err=True)
-        return 1
+        except GameError as exc:
+            click.echo(f"error: illegal action {action.id}: {exc}", err=True)
+            return 1
+    totals: dict[str, list[int]] = {}
+    for run in runs:
+        tot = totals.setdefault(run["entity"], [0, 0])
+        tot[0] += run["ran"]
+        tot[1] += run["best"]
     if as_json:
         out = {"runs": runs, "totals": {s: {"ran": r, "best": b} for s, (r, b) in totals.items()}}
         echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return 0
+    for run in runs:
+        if run["ran"] < run["best"]:
+            echo(f"{run['round']} {run['entity']} ran {run['ran']}M, best {run['best']}M "
+                 f"(action {run['action']}, -{run['best'] - run['ran']}M)")
     below = sum(1 for r in runs if r["ran"] < r["best"])
     echo(f"{len(runs)} runs, {below} below the best")
     for sym in sorted(totals, key=lambda s: -(totals[s][1] - totals[s][0])):
         ran, best = totals[sym]
         echo(f"  {sym:<6} ran {ran:>6}M  best {best:>6}M  missed {best - ran:>5}M")
     return 0
+
+
+def _compare_run(game: Game, action: RunRoutes) -> dict[str, Any] | None:
+    """The recorded run's revenue and the optimum, at the state just before ``action``."""
+    rnd = game.state.round
+    ent = rnd.current_entity(game) if rnd is not None else None
+    if ent is None or not hasattr(ent, "trains"):
+        return None
+    ctx = game.title.route_context(game, ent)
+    ran = sum(r.revenue for r in run_revenue(ctx, list(action.routes)))
+    best = best_routes(game).revenue
+    label = rnd.label if rnd is not None else ""
+    return {"action": action.id, "round": label, "entity": ent.sym, "ran": ran, "best": best}

@@ -119,12 +119,8 @@ def write_export(game: Game, path: str | Path) -> None:
     Path(path).write_bytes(orjson.dumps(to_export(game), option=orjson.OPT_INDENT_2))
 
 
-def undo_targets(actions: list[Action]) -> set[int]:
-    """Positions of the actions a later undo (or redo) of the export reverts.
-
-    Replays keep an undo snapshot before these actions only, which keeps a
-    replay fast; a redo re-applies from the snapshots of the batch it restores.
-    """
+def _undo_walk(actions: list[Action]) -> tuple[set[int], list[int]]:
+    """Walk the undo/redo log: (positions ever reverted, positions still standing)."""
     targets: set[int] = set()
     live: list[int] = []  # positions of live game actions
     batches: list[list[int]] = []
@@ -145,7 +141,34 @@ def undo_targets(actions: list[Action]) -> set[int]:
         elif a.type != "message":
             live.append(i)
             batches.clear()  # a new action ends any redo
-    return targets
+    return targets, live
+
+
+def undo_targets(actions: list[Action]) -> set[int]:
+    """Positions of the actions a later undo (or redo) of the export reverts.
+
+    Replays keep an undo snapshot before these actions only, which keeps a
+    replay fast; a redo re-applies from the snapshots of the batch it restores.
+    """
+    return _undo_walk(actions)[0]
+
+
+def standing_positions(actions: list[Action]) -> set[int]:
+    """Positions of the game actions in ``actions`` that stand at its end: every
+    action except messages, undos and redos, and those an undo reverted (and no
+    redo restored).  Pass a prefix of an export's actions for a position mid-game."""
+    return set(_undo_walk(actions)[1])
+
+
+def action_index(export: Export, action_id: int) -> int:
+    """Position of the action with id ``action_id`` in the export.
+
+    Raises :class:`ExportError` when the export has no such action.
+    """
+    for i, a in enumerate(export.actions):
+        if a.id == action_id:
+            return i
+    raise ExportError(f"the export has no action {action_id}")
 
 
 def replay_iter(
@@ -154,8 +177,11 @@ def replay_iter(
     """Replay the export, yielding ``(index, action, game)`` after each action.
 
     Undone actions are applied live and then reverted, as on the server.
-    Raises :class:`ReplayError` at the first illegal action.
+    Raises :class:`ReplayError` at the first illegal action and
+    :class:`ExportError` when ``until`` is not an action id of the export.
     """
+    if until is not None:
+        action_index(export, until)
     if game is None:
         game = new_game(export)
     targets = undo_targets(export.actions)

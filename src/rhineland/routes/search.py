@@ -581,7 +581,10 @@ def best_routes(game: Any, entity: str | None = None) -> RouteSet:
         try:
             ent = game.title.operator(game, entity)
         except KeyError:
-            raise GameError(f"no company {entity!r} in this game", "route.entity") from None
+            known = ", ".join([*game.corporations, *game.minors])
+            raise GameError(
+                f"no company {entity!r} in this game (companies: {known})", "route.entity"
+            ) from None
     ctx = game.title.route_context(game, ent)
     return search_routes(ctx)
 
