@@ -134,3 +134,13 @@ def test_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     namespace: dict[str, object] = {}
     exec(compile(code, "README.md", "exec"), namespace)
     assert namespace["best"].revenue == 760  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_summary_of_a_finished_game_shows_the_broken_bank_and_scores() -> None:
+    """1893 end_bank ends when the bank breaks; the bank is 2,545M short at the end."""
+    code, out, _ = run("replay", str(SHARED / "fixtures" / "1893" / "1893_end_bank.json"))
+    assert code == 0
+    lines = out.splitlines()
+    assert "state: OR 7.2, phase 6, bank broken (-2545M), finished (bank)" in lines
+    assert lines[lines.index("scores:") + 1].split()[:2] == ["Player", "3"]

@@ -124,8 +124,10 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
     for line in summary.text_lines():
         click.echo(f"  {line}")
     end = f", finished ({game.state.game_end_reason})" if game.finished else ""
+    bank = state["bank"]
+    bank_text = f"bank {bank}M" if bank >= 0 else f"bank broken ({bank}M)"
     click.echo(f"state: {state.get('round', {}).get('label', 'end')}, phase {state['phase']}, "
-               f"bank {state['bank']}M{end}")
+               f"{bank_text}{end}")
     click.echo("scores:" if game.finished else "values:")
     for p in sorted(game.players, key=lambda x: -game.player_value(x)):
         click.echo(f"  {p.name:<20} cash {p.cash:>6}M  value {game.player_value(p):>6}M")
