@@ -72,6 +72,7 @@ class Board:
             raise GameError(f"no hex {hex_id!r} on the map", "map.hex") from None
 
     def is_preprinted(self, hex_id: str) -> bool:
+        """Whether ``hex_id`` still holds its preprinted tile (no tile laid there yet)."""
         return self.tiles[hex_id].tile_id == self.spec.hexes[hex_id].preprinted_id
 
     def take_tile(self, tile_id: str) -> Tile:
@@ -134,13 +135,19 @@ class Board:
 
     # -- tokens --------------------------------------------------------------
     def tokens_in(self, hex_id: str, city_index: int) -> list[str]:
+        """The symbols of the tokens in city ``city_index`` of ``hex_id``
+        (the stored list itself; ``[]`` when the city holds no token)."""
         return self.tokens.get((hex_id, city_index), [])
 
     def add_token(self, hex_id: str, city_index: int, sym: str) -> None:
+        """Put a token of ``sym`` (corporation or minor) in city ``city_index`` of
+        ``hex_id``; no legality check here (see ``board.legality``)."""
         self.tokens.setdefault((hex_id, city_index), []).append(sym)
         self.version = next(_VERSIONS)
 
     def remove_token(self, hex_id: str, city_index: int, sym: str) -> None:
+        """Take ``sym``'s token out of city ``city_index`` of ``hex_id``; nothing
+        happens when it is not there."""
         slots = self.tokens.get((hex_id, city_index), [])
         if sym in slots:
             slots.remove(sym)

@@ -56,6 +56,7 @@ class HexSpec:
     neighbors: Mapping[int, str]
 
     def border(self, edge: int) -> Border | None:
+        """The special border (impassable or water) on ``edge`` of this hex, or ``None``."""
         for b in self.borders:
             if b.edge == edge:
                 return b
@@ -71,6 +72,8 @@ class MapSpec:
 
     @classmethod
     def from_data(cls, layout: str, data: Mapping[str, Any]) -> MapSpec:
+        """Build the map from ``map.json``'s ``hexes`` (preprinted tiles, borders,
+        blockers, stubs, partitions); neighbours are the on-map hexes for ``layout``."""
         raw = data["hexes"]
         hexes: dict[str, HexSpec] = {}
         for hid, h in raw.items():

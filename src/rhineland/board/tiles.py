@@ -46,14 +46,17 @@ class Node:
 
     @property
     def is_city(self) -> bool:
+        """Whether this node is a city (it has token slots)."""
         return self.kind == "city"
 
     @property
     def is_town(self) -> bool:
+        """Whether this node is a town."""
         return self.kind == "town"
 
     @property
     def is_offboard(self) -> bool:
+        """Whether this node is an offboard (revenue may depend on the phase colour)."""
         return self.kind == "offboard"
 
     def revenue_in(self, color: str) -> int:
@@ -85,9 +88,11 @@ class Path:
         return Path(_rot(self.a, rotation), _rot(self.b, rotation), self.terminal, self.gauge)
 
     def edges(self) -> tuple[int, ...]:
+        """The hex edges (0..5, unrotated) this path ends at: none, one or two."""
         return tuple(e for e in (self.a, self.b) if isinstance(e, int))
 
     def nodes(self) -> tuple[int, ...]:
+        """The part indices of the revenue nodes this path ends at (``"p<part>"`` ends)."""
         return tuple(int(e[1:]) for e in (self.a, self.b) if isinstance(e, str))
 
 
@@ -165,10 +170,12 @@ class Tile:
 
     @property
     def cities(self) -> tuple[Node, ...]:
+        """The tile's city nodes in definition order (a city index counts among these)."""
         return tuple(n for n in self.nodes if n.is_city)
 
     @property
     def towns(self) -> tuple[Node, ...]:
+        """The tile's town nodes in definition order."""
         return tuple(n for n in self.nodes if n.is_town)
 
     def city_index(self, part: int) -> int:
@@ -187,10 +194,12 @@ class Tile:
         return got
 
     def rotated_paths(self, rotation: int) -> tuple[Path, ...]:
+        """The tile's paths turned by ``rotation`` steps."""
         return tuple(p.rotated(rotation) for p in self.paths)
 
     @property
     def terrain_cost(self) -> int:
+        """The sum of the tile's terrain costs in M."""
         return sum(t.cost for t in self.terrain)
 
     def copy_ids(self) -> list[str]:

@@ -32,6 +32,9 @@ class OneLineErrors(click.Group):
     file argument) print as one ``error: ...`` line with exit status 2, like ours."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the group; in standalone mode a usage error or abort prints one
+        ``error: ...`` line and exits with its status (2 for usage errors, 1 for an
+        abort), otherwise with the command's status.  Never returns in standalone mode."""
         if not kwargs.get("standalone_mode", True):
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False

@@ -37,6 +37,7 @@ class Action:
 
     @property
     def type(self) -> str:
+        """The export's action type (e.g. ``"buy_shares"``): the class's ``TYPE``."""
         return self.TYPE
 
     @classmethod

@@ -63,6 +63,7 @@ class Certificate:
 
     @property
     def id(self) -> str:
+        """The export share id ``"<SYM>_<index>"`` (index 0: the president's certificate)."""
         return f"{self.corporation}_{self.index}"
 
     @property
@@ -87,6 +88,7 @@ class Train:
 
     @property
     def name(self) -> str:
+        """The train type's name (the export id without its copy index)."""
         return self.spec.name
 
 
@@ -115,14 +117,17 @@ class Corporation:
 
     @property
     def sym(self) -> str:
+        """The corporation's symbol (from its spec)."""
         return self.spec.sym
 
     @property
     def ipoed(self) -> bool:
+        """Whether the corporation has been started (parred: it has a par price)."""
         return self.par_price is not None
 
     @property
     def tokens_left(self) -> int:
+        """Station tokens not yet placed (the charter's tokens less those used)."""
         return len(self.spec.tokens) - self.tokens_used
 
     @property
@@ -131,9 +136,11 @@ class Corporation:
         return self.spec.tokens[self.tokens_used]
 
     def percent_of(self, holder: Holder) -> int:
+        """Percent of the corporation held by ``holder`` (player id, ``IPO`` or ``MARKET``)."""
         return sum(c.percent for c in self.certificates if c.owner == holder)
 
     def certs_of(self, holder: Holder) -> list[Certificate]:
+        """The certificates of this corporation held by ``holder``, in certificate order."""
         return [c for c in self.certificates if c.owner == holder]
 
     @property
@@ -168,6 +175,7 @@ class Minor:
 
     @property
     def sym(self) -> str:
+        """The minor's symbol (from its spec)."""
         return self.spec.sym
 
 
@@ -182,4 +190,5 @@ class Private:
 
     @property
     def sym(self) -> str:
+        """The private company's symbol (from its spec)."""
         return self.spec.sym

@@ -225,30 +225,38 @@ class Game:
     # -- convenient views ------------------------------------------------------
     @property
     def players(self) -> list[Player]:
+        """All players in the current seat/priority order, bankrupt ones included
+        (see :meth:`seat_order`)."""
         return self.state.players
 
     @property
     def corporations(self) -> dict[str, Corporation]:
+        """Every corporation of the title by symbol, started or not."""
         return self.state.corporations
 
     @property
     def minors(self) -> dict[str, Minor]:
+        """Minor companies by symbol (1893; empty in 18Rhl)."""
         return self.state.minors
 
     @property
     def privates(self) -> dict[str, Private]:
+        """Private companies by symbol."""
         return self.state.privates
 
     @property
     def bank(self) -> Bank:
+        """The bank (cash in M, broken flag)."""
         return self.state.bank
 
     @property
     def board(self) -> Board:
+        """The mutable board: tiles on hexes, tokens in cities, the tile supply."""
         return self.state.board
 
     @property
     def round(self) -> Round:
+        """The current round (auction, draft, SR, OR or merger round)."""
         assert self.state.round is not None
         return self.state.round
 
@@ -259,6 +267,7 @@ class Game:
 
     @property
     def finished(self) -> bool:
+        """Whether the game has ended."""
         return self.state.finished
 
     def player(self, pid: int) -> Player:
@@ -269,12 +278,14 @@ class Game:
         raise GameError(f"no player with id {pid}", "entity.player")
 
     def corporation(self, sym: str) -> Corporation:
+        """The corporation ``sym``; raises ``GameError`` (``"entity.corporation"``) when unknown."""
         try:
             return self.state.corporations[sym]
         except KeyError:
             raise GameError(f"no corporation {sym!r}", "entity.corporation") from None
 
     def private(self, sym: str) -> Private:
+        """The private company ``sym``; raises ``GameError`` (``"entity.company"``) when unknown."""
         try:
             return self.state.privates[sym]
         except KeyError:
@@ -316,6 +327,8 @@ class Game:
 
     # -- shares ----------------------------------------------------------------
     def holder_name(self, holder: Holder) -> str:
+        """A certificate holder's name for the log: the player's name for a player id,
+        else the holder itself (``IPO``, ``MARKET`` or a symbol)."""
         if isinstance(holder, int):
             return self.player(holder).name
         return holder
@@ -346,6 +359,8 @@ class Game:
         ]
 
     def train(self, train_id: str) -> Train:
+        """The train with export id ``train_id``; raises ``GameError`` (``"train.id"``)
+        when unknown."""
         for t in self.state.trains:
             if t.id == train_id:
                 return t

@@ -29,16 +29,20 @@ class StockMarket:
         return c if c is not None and c.price == price else None
 
     def up(self, cell: MarketCell) -> MarketCell:
+        """The cell one row up in the same column; ``cell`` itself where there is none."""
         return self.cell(cell.row - 1, cell.col) or cell
 
     def down(self, cell: MarketCell) -> MarketCell:
+        """The cell one row down in the same column; ``cell`` itself where there is none."""
         return self.cell(cell.row + 1, cell.col) or cell
 
     def right(self, cell: MarketCell) -> MarketCell:
+        """The cell one column right; at the right end of the row, :meth:`up` instead."""
         nxt = self.cell(cell.row, cell.col + 1)
         return nxt if nxt is not None else self.up(cell)
 
     def left(self, cell: MarketCell) -> MarketCell:
+        """The cell one column left; at the left end of the row, :meth:`down` instead."""
         nxt = self.cell(cell.row, cell.col - 1)
         return nxt if nxt is not None else self.down(cell)
 

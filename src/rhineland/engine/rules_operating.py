@@ -34,7 +34,9 @@ class OperatingRules:
     revenue_rules: RevenueRules
 
     if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
-        def can_buy_train(self, game: Game, entity: Any) -> bool: ...
+        def can_buy_train(self, game: Game, entity: Any) -> bool:
+            """For type checking only: see :meth:`TrainRules.can_buy_train`."""
+            ...
 
     # -- the board and route rule contexts ------------------------------------------
     def lay_context(self, game: Game, rnd: OperatingRound | None, entity: Any) -> LayContext:
@@ -72,6 +74,8 @@ class OperatingRules:
 
     def lay_context_extra(self, game: Game, rnd: OperatingRound | None,
                           entity: Any) -> dict[str, Any]:
+        """Title-specific entries of the lay context's ``extra`` mapping.  Title hook;
+        default: none."""
         return {}
 
     def route_context(self, game: Game, entity: Any) -> RouteContext:
@@ -87,6 +91,8 @@ class OperatingRules:
         )
 
     def route_context_extra(self, game: Game, entity: Any) -> dict[str, Any]:
+        """Extra fields of ``entity``'s :class:`RouteContext`.  Title hook; 18Rhl adds
+        ``hex_icons`` (the placed coal and steel icons)."""
         return {}
 
     # -- who operates ------------------------------------------------------------------
@@ -101,11 +107,14 @@ class OperatingRules:
         return sorted(syms, key=lambda s: operating_order_key(game, game.corporations[s]))
 
     def operator(self, game: Game, sym: str) -> Any:
+        """The operating entity ``sym``: a corporation, else a minor (``KeyError`` if neither)."""
         if sym in game.corporations:
             return game.corporations[sym]
         return game.minors[sym]
 
     def operating_steps(self, game: Game, entity: Any) -> tuple[str, ...]:
+        """The steps of ``entity``'s OR turn in order: track, token, route, dividend,
+        buy_train.  Title hook."""
         return ("track", "token", "route", "dividend", "buy_train")
 
     # -- round and turn boundaries ----------------------------------------------------------
@@ -114,6 +123,8 @@ class OperatingRules:
         self.pay_private_income(game)
 
     def pay_private_income(self, game: Game) -> None:
+        """Pay each open, owned private company's revenue (M) from the bank to its
+        owner (:meth:`private_owner_entity`)."""
         for private in game.privates.values():
             if private.closed or private.owner is None or private.spec.revenue == 0:
                 continue
@@ -124,6 +135,8 @@ class OperatingRules:
             game.add_log(f"{private.sym} pays {private.spec.revenue}M to its owner")
 
     def private_owner_entity(self, game: Game, private: Private) -> Any:
+        """The player or corporation receiving ``private``'s income, or ``None`` (no
+        income).  Title hook; 1893 pays nothing for privates the bank holds."""
         if isinstance(private.owner, int):
             return game.player(private.owner)
         if isinstance(private.owner, str) and private.owner in game.corporations:
@@ -131,6 +144,8 @@ class OperatingRules:
         return None
 
     def start_operating_turn(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """Called when ``entity``'s OR turn starts: a corporation or minor without a
+        token places its home token."""
         if not entity.tokens and isinstance(entity, Corporation | Minor):
             self.place_home_token(game, entity)
 
@@ -138,6 +153,7 @@ class OperatingRules:
         """Called after an entity's last step (``operated`` is set by its dividend)."""
 
     def end_operating_round(self, game: Game, rnd: OperatingRound) -> None:
+        """Title hook called when an operating round ends (default: nothing)."""
         pass
 
     def place_home_token(self, game: Game, entity: Corporation | Minor) -> None:
@@ -155,6 +171,9 @@ class OperatingRules:
             game.add_log(f"{entity.sym} places its home token on {hex_id}")
 
     def home_city_index(self, game: Game, entity: Any, hex_id: str) -> int | None:
+        """Index of the city on ``hex_id`` taking ``entity``'s home token: the city
+        reserved for it, else its spec's ``home_city`` (on a multi-city tile), else 0;
+        ``None`` when the tile has no city."""
         tile = game.board.tile_at(hex_id).tile
         cities = tile.cities
         for i in range(len(cities)):
@@ -167,6 +186,10 @@ class OperatingRules:
 
     # -- steps ------------------------------------------------------------------------
     def step_applicable(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> bool:
+        """Whether ``step`` has a decision for ``entity`` now (else it is skipped):
+        track with a non-negative treasury, a placeable token, trains with a route,
+        revenue to pay out or withhold, a possible train buy.  Title hook; 18Rhl skips
+        track/token/dividend in receivership, 1893 gives minors no token or dividend."""
         if step == "track":
             return bool(entity.cash >= 0)  # no lay with a negative treasury
         if step == "token":
@@ -186,6 +209,8 @@ class OperatingRules:
 
     def process_operating_action(self, game: Game, rnd: OperatingRound, entity: Any,
                                  action: Any) -> bool:
+        """Title-specific OR actions, tried before the step's own; return True when
+        handled.  Title hook; 18Rhl: private lays and bankruptcy, 1893: bankruptcy."""
         return False
 
     def check_destination_connection(self, game: Game, action: DestinationConnection) -> None:
@@ -260,6 +285,8 @@ class OperatingRules:
 
     def place_token(self, game: Game, rnd: OperatingRound, entity: Any,
                     action: PlaceToken) -> None:
+        """Place ``entity``'s next token in city ``action.city``, paying its price (M) to
+        the bank.  Raises ``GameError`` (``"token.city"``, ``"token.cash"``, legality)."""
         hex_id, city_index = self.parse_city(game, action.city)
         price = self.check_token(game, rnd, entity, hex_id, city_index)
         if price > entity.cash:
@@ -334,12 +361,19 @@ class OperatingRules:
         self.dividend_price_move(game, entity, revenue if kind == "payout" else 0)
 
     def ipo_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
+        """Who receives the payout for shares in the IPO/treasury (default: the
+        corporation itself).  Title hook."""
         return corp
 
     def market_dividend_receiver(self, game: Game, corp: Corporation) -> Any:
+        """Who receives the payout for shares in the market pool (default: ``None``,
+        the bank keeps it).  Title hook."""
         return None
 
     def dividend_price_move(self, game: Game, corp: Any, paid: int) -> None:
+        """Share price move after the dividend step: left on a withhold (``paid`` 0M),
+        right when the payout is at least the share price, else none.  Title hook;
+        1893 moves right on any payout."""
         if paid <= 0:
             move_price(game, corp, "left")
         elif corp.share_price is not None and paid >= corp.share_price.price:

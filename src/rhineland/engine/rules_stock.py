@@ -28,9 +28,13 @@ class StockRules:
         return game.data.players[len(game.state.players)][1]
 
     def counts_for_cert_limit(self, game: Game, corp: Corporation, cert: Certificate) -> bool:
+        """Whether ``cert`` counts toward its holder's certificate limit.  Title hook;
+        default: every certificate counts."""
         return True
 
     def private_counts_for_cert_limit(self, game: Game, sym: str) -> bool:
+        """Whether private company ``sym`` counts toward the certificate limit (where
+        the rules' ``cert_limit_includes_privates`` is on).  Title hook; default: yes."""
         return True
 
     # -- par --------------------------------------------------------------------------
@@ -51,9 +55,12 @@ class StockRules:
         return cell
 
     def par_cells_for(self, game: Game, corp: Corporation) -> list[MarketCell]:
+        """The market cells at which ``corp`` may be parred (see :meth:`is_par_cell_for`)."""
         return [c for c in game.data.par_cells if self.is_par_cell_for(game, corp, c)]
 
     def is_par_cell_for(self, game: Game, corp: Corporation, cell: MarketCell) -> bool:
+        """Whether ``cell`` is a par price for ``corp`` (default: any ``"par"`` cell).
+        Title hook; 18Rhl limits RhE's pars, 1893 keeps its 120M cells for mergers."""
         return "par" in cell.types
 
     def par_corporation(self, game: Game, player: Player, corp: Corporation,
@@ -78,6 +85,9 @@ class StockRules:
     # -- buying -------------------------------------------------------------------------
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
                                certs: list[Certificate]) -> None:
+        """Title checks on the certificates of a buy: none reserved, one per buy
+        (``GameError`` ``"stock.reserved"``, ``"stock.one_certificate"``).  Title hook;
+        18Rhl sells KEG's 20% certificates first, 1893 adds merger and first-SR rules."""
         for c in certs:
             if c.reserved:
                 raise GameError(f"{c.id} is reserved and cannot be bought", "stock.reserved")
@@ -97,12 +107,16 @@ class StockRules:
         return game.bank
 
     def after_share_bought(self, game: Game, player: Player, corp: Corporation) -> None:
+        """Called after ``player`` bought shares of ``corp``: the float check."""
         self.check_float(game, corp)
 
     def float_percent(self, game: Game, corp: Corporation) -> int:
+        """Percent players must hold for ``corp`` to float (its spec's ``float_percent``)."""
         return corp.spec.float_percent
 
     def check_float(self, game: Game, corp: Corporation) -> None:
+        """Float ``corp`` (:meth:`float_corporation`) once players hold
+        :meth:`float_percent` of it; only floatable corporations not yet floated."""
         if corp.floated or not corp.spec.floatable:
             return
         if sold_percent(corp) >= self.float_percent(game, corp):
@@ -119,6 +133,10 @@ class StockRules:
     # -- selling -----------------------------------------------------------------------
     def check_sell(self, game: Game, player: Player, corp: Corporation,
                    certs: list[Certificate], percent: int) -> None:
+        """Whether ``player`` may sell ``percent`` of ``corp``: it has operated, the market
+        pool stays within ``market_share_limit`` (50%) and the player holds enough.
+        Raises ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
+        ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR."""
         if not corp.operated:
             raise GameError(
                 f"shares of {corp.sym} cannot be sold before it has operated",
@@ -152,6 +170,10 @@ class StockRules:
         return self.can_buy_any(game, rnd, player) or self.can_sell_any(game, rnd, player)
 
     def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` can buy or par anything now: no buy yet this turn, under
+        the certificate limit, an affordable certificate (or par) of a corporation
+        the player did not sell this round.  Title hook; 1893 adds its privates,
+        bonds and FdSD."""
         if rnd.bought_this_turn:
             return False
         if rnd.cert_count(game, player) >= self.cert_limit(game):
@@ -182,6 +204,9 @@ class StockRules:
         return True
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` can sell anything now: before buying, an operated
+        corporation, room in the market pool (the president's certificate only if
+        another player can take over).  Title hook; 1893 adds bonds, none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)
@@ -203,6 +228,7 @@ class StockRules:
 
     # -- round flow --------------------------------------------------------------------------
     def start_stock_round(self, game: Game, rnd: StockRound) -> None:
+        """Title hook called when a stock round starts (default: nothing)."""
         pass
 
     def process_stock_action(self, game: Game, rnd: StockRound, action: Any) -> bool:
@@ -216,12 +242,17 @@ class StockRules:
         self.reorder_players(game, rnd)
 
     def sold_out_order(self, game: Game) -> list[Corporation]:
+        """Corporations whose price rises at the end of the SR: floated, open, and
+        100% held by players (none left in the IPO or the market)."""
         return [
             c for c in game.corporations.values()
             if c.floated and not c.closed and sold_percent(c) == 100
         ]
 
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
+        """Rotate the player order so that the priority deal holder
+        (:meth:`priority_player`) goes first.  Title hook; 18Rhl first moves newly
+        floated corporations' prices up."""
         first = self.priority_player(game)
         order = game.state.players
         i = order.index(first)
@@ -246,9 +277,13 @@ class StockRules:
 
     # -- auction hooks --------------------------------------------------------------------
     def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
+        """Least first bid (M) on a waterfall auction item of face value ``value``:
+        value plus ``increment``.  Title hook; 18Rhl lets RhE be bid at face value."""
         return value + increment
 
     def auction_price_drop(self, game: Game, sym: str) -> int:
+        """M by which the cheapest auction item's price drops after every player
+        passed in a row (default 5M).  Title hook."""
         return 5
 
     def on_private_bought(self, game: Game, player: Player, private: Any, price: int) -> str | None:

@@ -24,17 +24,25 @@ class TrainRules:
 
     if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
         def check_sell(self, game: Game, player: Any, corp: Corporation, certs: list[Any],
-                       percent: int) -> None: ...
+                       percent: int) -> None:
+            """For type checking only: see :meth:`StockRules.check_sell`."""
+            ...
 
-        def has_route(self, game: Game, entity: Any) -> bool: ...
+        def has_route(self, game: Game, entity: Any) -> bool:
+            """For type checking only: see :meth:`OperatingRules.has_route`."""
+            ...
 
-        def operator(self, game: Game, sym: str) -> Any: ...
+        def operator(self, game: Game, sym: str) -> Any:
+            """For type checking only: see :meth:`OperatingRules.operator`."""
+            ...
 
     def train_limit(self, game: Game, entity: Any) -> int:
+        """``entity``'s train limit in the current phase (minor or corporation limit)."""
         kind = "minor" if isinstance(entity, Minor) else "corporation"
         return int(game.phase.limit_for(kind))
 
     def over_train_limit(self, game: Game, entity: Any) -> bool:
+        """Whether ``entity`` holds more trains than its limit (it must discard)."""
         return len(entity.trains) > self.train_limit(game, entity)
 
     def can_buy_train(self, game: Game, entity: Any) -> bool:
@@ -62,9 +70,13 @@ class TrainRules:
         return isinstance(seller, Corporation) and not seller.closed
 
     def must_buy_train(self, game: Game, entity: Any) -> bool:
+        """Whether ``entity`` must buy a train: it has none and has a route.  Title
+        hook; 1893 never obliges minors."""
         return not entity.trains and self.has_route(game, entity)
 
     def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """Refuse a pass in the buy-train step while ``entity`` must buy and the depot
+        offers a train (``GameError`` ``"train.must_buy"``)."""
         if self.must_buy_train(game, entity) and self.available_depot_trains(game):
             raise GameError(
                 f"{entity.sym} has a route and no train: it must buy a train",
@@ -85,6 +97,11 @@ class TrainRules:
         ] + game.discarded_trains()
 
     def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
+        """Buy ``action.train`` from the depot (or the open market's discards) at face
+        price, or from another company (:meth:`buy_train_from_other`); then phase
+        change, rust and events.  Raises ``GameError`` (``"train.available"``,
+        ``"train.price"``, ``"train.limit"``, ``"train.cash"`` ...).  Title hook; 1893
+        adds trade-ins."""
         train = game.train(action.train)
         if train not in self.available_depot_trains(game):
             if train.owner in (None, MARKET) or train.owner == entity.sym:
@@ -237,6 +254,9 @@ class TrainRules:
         self.check_phase_change(game, rnd, train)
 
     def check_phase_change(self, game: Game, rnd: OperatingRound, train: Any) -> None:
+        """After ``train`` is bought: a new phase starts if its type begins one, trains
+        rust, the first train of its type fires its events, and entities over the
+        train limit are queued to discard."""
         phases = game.data.phases
         idx = game.state.phase
         for i in range(idx + 1, len(phases)):
@@ -256,9 +276,12 @@ class TrainRules:
                 rnd.pending_discards.append(entity.sym)
 
     def on_phase_change(self, game: Game, rnd: OperatingRound, phase: str) -> None:
+        """Title hook called when phase ``phase`` begins (default: nothing)."""
         pass
 
     def rust_trains(self, game: Game, bought: str) -> None:
+        """Rust every train whose ``rusts_on`` is the bought type ``bought``: it leaves
+        its owner and the game."""
         for t in game.state.trains:
             if t.spec.rusts_on == bought and not t.rusted:
                 t.rusted = True
@@ -268,11 +291,16 @@ class TrainRules:
                 t.owner = None
 
     def train_event(self, game: Game, rnd: OperatingRound, event: str, train: Any) -> None:
+        """A train event (first train of its type); default: ``close_companies``
+        closes every private company.  Title hook; 1893 adds merger, FdSD and EVA
+        events."""
         if event == "close_companies":
             for p in game.privates.values():
                 self.close_private(game, p)
 
     def close_private(self, game: Game, private: Private) -> None:
+        """Close ``private``: it leaves its owner and pays no more income (closing a
+        closed company does nothing)."""
         if private.closed:
             return
         if isinstance(private.owner, int):
@@ -283,6 +311,8 @@ class TrainRules:
         private.owner = None
 
     def discard_train(self, game: Game, entity: Any, train_id: str) -> None:
+        """``entity`` discards ``train_id`` to the open market; raises ``GameError``
+        (``"train.discard"``) when it does not own that train."""
         train = game.train(train_id)
         if train not in entity.trains:
             raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")

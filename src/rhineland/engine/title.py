@@ -62,6 +62,8 @@ class Title(StockRules, OperatingRules, TrainRules):
             game.board.add_token(hex_id, city_index, sym)
 
     def first_round(self, game: Game) -> Round:
+        """The game's first round: SR 1 by default.  Title hook; 18Rhl starts with the
+        waterfall auction, 1893 with the starting package draft."""
         from rhineland.engine.rounds.stock import StockRound
 
         return StockRound(1)
@@ -100,9 +102,12 @@ class Title(StockRules, OperatingRules, TrainRules):
         return False
 
     def before_action(self, game: Game, action: Action) -> None:
+        """Title hook called before each game action is applied (default: nothing)."""
         pass
 
     def after_action(self, game: Game, action: Action) -> None:
+        """After each game action: a bank at 0M or less (no end triggered yet) breaks,
+        and the game ends after the last OR of the set (``full_or``).  Title hook."""
         if game.bank.cash <= 0 and game.state.end_trigger is None:
             game.bank.broken = True
             game.state.end_trigger = ("bank", "full_or")

@@ -160,6 +160,8 @@ class PrivateSpec(Static):
         return 2 * self.value
 
     def ability(self, kind: str) -> Mapping[str, Any] | None:
+        """The company's first ability of type ``kind`` (e.g. ``"blocks_hexes"``,
+        ``"teleport"``), or ``None``."""
         for a in self.abilities:
             if a.get("type") == kind:
                 return a
@@ -177,6 +179,7 @@ class MarketCell(Static):
 
     @property
     def is_par(self) -> bool:
+        """Whether this is a par cell (one of its types starts with ``"par"``)."""
         return any(t.startswith("par") for t in self.types)
 
     @property
@@ -209,18 +212,21 @@ class TitleData(Static):
     map: MapSpec
 
     def train(self, name: str) -> TrainSpec:
+        """The train type ``name``; raises ``KeyError`` when the title has none."""
         for t in self.trains:
             if t.name == name:
                 return t
         raise KeyError(name)
 
     def corporation(self, sym: str) -> CorporationSpec:
+        """The corporation spec ``sym``; raises ``KeyError`` when unknown."""
         for c in self.corporations:
             if c.sym == sym:
                 return c
         raise KeyError(sym)
 
     def private(self, sym: str) -> PrivateSpec:
+        """The private company spec ``sym``; raises ``KeyError`` when unknown."""
         for p in self.privates:
             if p.sym == sym:
                 return p
@@ -228,6 +234,7 @@ class TitleData(Static):
 
     @property
     def par_cells(self) -> list[MarketCell]:
+        """Every par cell of the market, row by row."""
         return [c for row in self.market for c in row if c is not None and c.is_par]
 
 

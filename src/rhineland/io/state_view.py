@@ -85,6 +85,8 @@ def _owner(owner: Any) -> str | None:
 
 
 def player_view(game: Game, p: Player) -> dict[str, Any]:
+    """A player's trace entry: cash and value (M), percent held per corporation,
+    private companies, bankruptcy flag."""
     shares = {}
     for c in game.corporations.values():
         pct = c.percent_of(p.id)
@@ -100,6 +102,9 @@ def player_view(game: Game, p: Player) -> dict[str, Any]:
 
 
 def corporation_view(game: Game, c: Corporation) -> dict[str, Any]:
+    """A corporation's trace entry: cash, share price and cell, par, floated/IPOed,
+    president, trains, tokens, IPO/reserved/market percentages, capitalisation,
+    operated/closed."""
     sp = c.share_price
     reserved = sum(x.percent for x in c.certificates if x.owner == IPO and x.reserved)
     return {
@@ -131,6 +136,7 @@ def _president(c: Corporation) -> str | None:
 
 
 def minor_view(m: Minor) -> dict[str, Any]:
+    """A minor's trace entry: cash (M), owner, trains, tokens, floated/operated/closed."""
     return {
         "cash": m.cash,
         "owner": str(m.owner) if m.owner is not None else None,

@@ -29,6 +29,8 @@ class RoundLine:
     kinds: dict[str, str] = field(default_factory=dict)  # entity -> payout/withhold
 
     def text(self) -> str:
+        """The round's summary line, e.g. ``"SR 2: 3 buys, 1 sale"`` (just an action
+        count when nothing else was tallied)."""
         parts: list[str] = []
         if self.pars:
             parts.append("starts " + ", ".join(self.pars))
@@ -69,4 +71,5 @@ class ReplaySummary:
             line.kinds[str(action.entity)] = action.kind
 
     def text_lines(self) -> list[str]:
+        """One :meth:`RoundLine.text` line per round, in order."""
         return [line.text() for line in self.lines]

@@ -55,10 +55,13 @@ class WaterfallAuction(Round):
         self.last_buyer: int | None = None
 
     def start(self, game: Game) -> None:
+        """The auction opens with the first player in seat order."""
         self.current = game.seat_order()[0].id
 
     # -- views ---------------------------------------------------------------------
     def current_entity(self, game: Game) -> Any:
+        """The player to act: the buyer who owes a par, else the next bidder in a
+        running auction, else the player in turn."""
         if self.pending_par is not None:
             return game.player(self.pending_par[0])
         if self.auction is not None:
@@ -68,6 +71,8 @@ class WaterfallAuction(Round):
         return game.player(self.current)
 
     def step_name(self, game: Game) -> str:
+        """``"company_pending_par"`` while a bought certificate's par is owed (18Rhl
+        RhE), else ``"waterfall_auction"``."""
         return "company_pending_par" if self.pending_par else "waterfall_auction"
 
     def priority_player(self, game: Game) -> Player:
@@ -77,6 +82,8 @@ class WaterfallAuction(Round):
         return game.next_player(game.player(self.last_buyer))
 
     def cheapest(self) -> _Item | None:
+        """The first remaining item (the cheapest: items come sorted by face value),
+        or ``None`` when all are sold."""
         return self.items[0] if self.items else None
 
     def committed(self, pid: int) -> int:
@@ -85,6 +92,8 @@ class WaterfallAuction(Round):
 
     # -- processing -----------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
+        """Apply a bid or pass (or the owed par); the round ends when every item is
+        sold.  Raises ``GameError`` (``"auction.*"``, ``"turn.order"``) when illegal."""
         if self.pending_par is not None:
             self._process_par(game, action)
             return

@@ -29,6 +29,7 @@ class Round:
 
     @property
     def label(self) -> str:
+        """The trace label: ``"SR <turn>"``, ``"OR <turn>.<num>"`` or ``"<kind> <turn>"``."""
         if self.kind == "Stock":
             return f"SR {self.turn}"
         if self.kind == "Operating":
@@ -43,9 +44,13 @@ class Round:
         raise NotImplementedError
 
     def step_name(self, game: Game) -> str | None:
+        """The current step's name (snake_case as in the oracle traces), ``None``
+        when there is none; subclasses implement it."""
         raise NotImplementedError
 
     def process(self, game: Game, action: Action) -> None:
+        """Check and apply ``action``; raises ``GameError`` when it is illegal.
+        Subclasses implement it."""
         raise NotImplementedError
 
     def final_entity(self, game: Game) -> Any:

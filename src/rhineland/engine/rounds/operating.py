@@ -56,6 +56,8 @@ class OperatingRound(Round):
 
     # -- views -------------------------------------------------------------------
     def current_entity(self, game: Game) -> Any:
+        """The entity to act: the first one owing a train discard, else the operator
+        whose turn it is; ``None`` once every entity has operated."""
         if self.pending_discards:
             return game.title.operator(game, self.pending_discards[0])
         if self.index >= len(self.order):
@@ -63,17 +65,23 @@ class OperatingRound(Round):
         return game.title.operator(game, self.order[self.index])
 
     def final_entity(self, game: Game) -> Any:
+        """The entity before the current index (the last operator once the round is
+        done), shown as current after the game ends; ``None`` without operators."""
         if not self.order:
             return None
         return game.title.operator(game, self.order[min(self.index, len(self.order)) - 1])
 
     def step_name(self, game: Game) -> str | None:
+        """``"discard_train"`` while a discard is pending, else a title's inserted step
+        (18Rhl ``"special_token"``) or the current step."""
         if self.pending_discards:
             return "discard_train"
         return self.interrupt or self.step
 
     # -- flow ----------------------------------------------------------------------
     def start(self, game: Game) -> None:
+        """Start the OR: private companies pay income (title hook), the operating order
+        is fixed and the first entity's turn begins."""
         game.title.start_operating_round(game, self)
         self.order = game.title.operating_order(game)
         self.index = 0
@@ -145,6 +153,9 @@ class OperatingRound(Round):
 
     # -- processing -------------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
+        """Apply ``action`` in the current step, then re-sort the entities yet to operate
+        (share prices may have moved).  Raises ``GameError`` (``"or.step"``,
+        ``"turn.order"``, the step's own rules) when illegal."""
         self._process(game, action)
         if game.state.round is self:
             self.recalculate_order(game)

@@ -50,6 +50,8 @@ class StockRound(Round):
         self.last_buy_kind = ""  # "shares" (buy, par) or a title's other kind of buy
 
     def start(self, game: Game) -> None:
+        """Start the SR with the first player in seat order (title hook
+        ``start_stock_round``); players who cannot act pass automatically."""
         self.current = game.seat_order()[0].id
         game.title.start_stock_round(game, self)
         self._skip_idle(game)
@@ -66,14 +68,18 @@ class StockRound(Round):
             self.end_turn(game, player, passed=True, skip=False)
 
     def current_entity(self, game: Game) -> Any:
+        """The player whose turn it is."""
         assert self.current is not None
         return game.player(self.current)
 
     def step_name(self, game: Game) -> str:
+        """Always ``"buy_sell_par_shares"``."""
         return "buy_sell_par_shares"
 
     # -- processing --------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
+        """Apply a pass, sale, buy or par (title-specific actions first, e.g. 1893's
+        bonds).  Raises ``GameError`` when it is not the player's turn or illegal."""
         if game.title.process_stock_action(game, self, action):
             return
         player = self.expect_player(game, action)
@@ -126,6 +132,11 @@ class StockRound(Round):
 
     def check_can_buy(self, game: Game, player: Player, corp: Corporation, certs: list[Certificate],
                       price: int) -> None:
+        """Checks for ``player`` buying ``certs`` of ``corp`` for ``price`` M: one buy
+        per turn, no buy-back after a sale this round, cash, certificate limit,
+        holding limit.  Raises ``GameError`` (``"stock.one_buy"``,
+        ``"stock.buy_after_sell"``, ``"stock.cash"``, ``"stock.cert_limit"``,
+        ``"stock.holding_limit"``)."""
         if self.bought_this_turn:
             raise GameError(
                 f"{player.name} has already bought a certificate this turn", "stock.one_buy"
@@ -156,6 +167,9 @@ class StockRound(Round):
 
     # -- actions -------------------------------------------------------------------
     def par(self, game: Game, player: Player, action: Par) -> None:
+        """Start (par) a corporation: ``player`` buys its president's certificate at
+        the chosen par price; ends the turn.  Raises ``GameError`` (``"stock.par"``
+        when already started, the par and buy checks)."""
         corp = game.corporation(action.corporation)
         if corp.ipoed:
             raise GameError(f"{corp.sym} has already started", "stock.par")
@@ -169,6 +183,10 @@ class StockRound(Round):
         self.end_turn(game, player, passed=False)
 
     def buy(self, game: Game, player: Player, action: BuyShares) -> None:
+        """Buy certificates of one corporation from the IPO or the market at the
+        title's price, pay the title's receiver, check the presidency and the float,
+        end the turn.  Raises ``GameError`` (``"stock.buy"``, ``"stock.buy_source"``,
+        ``"stock.not_ipoed"``, the buy checks)."""
         certs = [self._cert(game, sid) for sid in action.shares]
         if not certs:
             raise GameError("buy_shares names no certificate", "stock.buy")
@@ -202,6 +220,9 @@ class StockRound(Round):
         self.end_turn(game, player, passed=False)
 
     def sell(self, game: Game, player: Player, action: SellShares) -> None:
+        """Sell ``player``'s certificates of one corporation to the market (before any
+        buy this turn; no buy-back this round); the turn ends when the player can do
+        nothing more.  Raises ``GameError`` (``"stock.sell*"``, the title's sale checks)."""
         certs = [self._cert(game, sid) for sid in action.shares]
         if not certs:
             raise GameError("sell_shares names no certificate", "stock.sell")

@@ -44,6 +44,11 @@ class CologneBoardRules(BoardRules):
         company: str | None = None,
         phase: str | None = None,
     ) -> bool:
+        """Leverkusen G6: yellow upgrades only to K314; tile-block hexes take no tile in phase 2.
+
+        Otherwise the default upgrade rule (reference ``game_constants``: ``leverkusen_*``,
+        ``tile_block``).
+        """
         if hex_id == self.leverkusen_hex and old.color == "yellow":
             return new.name == self.leverkusen_green
         if hex_id in self.tile_block and (phase or self.first_phase) == self.first_phase:
@@ -58,11 +63,17 @@ class CologneBoardRules(BoardRules):
         )
 
     def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:
+        """Manifest upgrades: Leverkusen's yellow double-town tiles (K1, K55) -> K314."""
         if tile.name in self.leverkusen_yellow:
             return (self.leverkusen_green,)
         return ()
 
     def rotation_allowed(self, ctx: LayContext, hex_id: str, new: TileGeometry) -> bool:
+        """Leverkusen's K314 at any rotation; in phase 2 no track across a Rhine passage's water.
+
+        The closed Rhine crossings (L5, S6) open with the first 3-train (seed 001,
+        comparison 6); otherwise the default rotation rule.
+        """
         if hex_id == self.leverkusen_hex and new.tile.name == self.leverkusen_green:
             return True
         if not super().rotation_allowed(ctx, hex_id, new):
@@ -73,6 +84,7 @@ class CologneBoardRules(BoardRules):
         return not (water & new.exits)
 
     def fixed_rotation(self, ctx: LayContext, hex_id: str, new: Tile) -> int | None:
+        """Leverkusen's green K314 on G6 is offered at rotation 0, without geometric checks."""
         if hex_id == self.leverkusen_hex and new.name == self.leverkusen_green:
             return 0
         return None

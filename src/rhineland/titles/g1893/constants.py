@@ -23,4 +23,5 @@ MINOR_MIN_TREASURY = 100
 
 
 def is_bond(sym: str) -> bool:
+    """Whether ``sym`` is one of the 10 AdSK bonds (100M each, 10M income; seed 001)."""
     return sym.startswith("AdSK")

@@ -46,6 +46,11 @@ class CologneMergers(Title):
         game.add_log(f"{sym} shares can now be bought")
 
     def start_merger_round(self, game: Game, rnd: MergerRound) -> None:
+        """At the start of a merger round: found AGV/HGK if a 5-/6-train scheduled it, else vote.
+
+        A merger vote is offered for each corporation that is mergeable (buyable, not
+        yet founded).  docs/rules-differences.md 1893 (d), (e).
+        """
         extra = game.state.extra
         for sym in MERGED:
             key = sym.lower()
@@ -55,6 +60,7 @@ class CologneMergers(Title):
                 self.offer_merger(game, rnd, sym)
 
     def offer_merger(self, game: Game, rnd: MergerRound, sym: str) -> None:
+        """Queue a merger vote on ``sym``; the first one queued is set up at once."""
         rnd.offering.append(sym)
         if len(rnd.offering) > 1:
             return
@@ -87,6 +93,12 @@ class CologneMergers(Title):
         rnd.no = 100 - sum(rnd.votes.values())
 
     def merger_vote(self, game: Game, rnd: MergerRound, player: Player, choice: str) -> None:
+        """Record ``player``'s vote (their voting percentage) on the first offered merger.
+
+        50% yes founds the corporation; more than 50% no (market shares count as no)
+        postpones it to the next merger round, as does the end of the votes.  Source:
+        docs/rules-differences.md 1893 (e).
+        """
         sym = rnd.offering[0]
         pct = rnd.votes.get(player.id, 0)
         done = False
@@ -164,6 +176,11 @@ class CologneMergers(Title):
             rnd.discards.append(sym)
 
     def process_merge_discard(self, game: Game, rnd: MergerRound, action: Action) -> None:
+        """After a founding, its president discards trains (``discard_train``) or passes.
+
+        Discarded trains go to the open market.  A pass while over the train limit
+        raises ``GameError`` [``train.limit``]; another action [``merger.discard``].
+        """
         sym = rnd.discards[0]
         corp = game.corporation(sym)
         if action.type == "pass" and action.entity == sym:

@@ -40,18 +40,27 @@ class StartingPackageDraft(Round):
         self.last_buyer: int | None = None
 
     def start(self, game: Game) -> None:
+        """The draft starts with the first seat."""
         self.index = 0
 
     def current_entity(self, game: Game) -> Any:
+        """The player at the current seat (players who passed are skipped)."""
         return game.seat_order()[self.index % len(game.seat_order())]
 
     def step_name(self, game: Game) -> str:
+        """The reference engine's step name for the draft."""
         return "starting_package_initial_auction"
 
     def finished(self, game: Game) -> bool:
+        """Whether one item or fewer is left on offer, or every player has passed (for good)."""
         return len(_title(game).draftables(game)) <= 1 or len(self.passed) >= len(game.seat_order())
 
     def process(self, game: Game, action: Action) -> None:
+        """A ``bid`` buys an item on offer at its face value; a ``pass`` is for good.
+
+        docs/rules-differences.md 1893 (a).  Raises ``GameError`` [``draft.item``,
+        ``draft.price``, ``draft.action``, ``turn.order``].
+        """
         player = self.expect_player(game, action)
         title = _title(game)
         if isinstance(action, Bid):
@@ -106,16 +115,24 @@ class ForcedAuction(Round):
         self.last_buyer: int | None = None
 
     def current_entity(self, game: Game) -> Any:
+        """The player at the current seat."""
         return game.seat_order()[self.index % len(game.seat_order())]
 
     def step_name(self, game: Game) -> str:
+        """The reference engine's step name for the forced auction."""
         return "starting_package_forced_auction"
 
     def price(self, game: Game) -> int:
+        """Current price (M) of the selected item: face value less the 10M drops so far."""
         assert self.item is not None
         return game.private(self.item).spec.value - self.reduction
 
     def process(self, game: Game, action: Action) -> None:
+        """Select an item (a ``bid``), then buy it at the current price (``bid``) or ``pass``.
+
+        docs/rules-differences.md 1893 (b).  Raises ``GameError`` [``draft.select``,
+        ``draft.item``, ``draft.price``, ``draft.action``, ``turn.order``].
+        """
         player = self.expect_player(game, action)
         title = _title(game)
         if self.item is None:
@@ -214,24 +231,35 @@ class MergerRound(Round):
 
     @property
     def label(self) -> str:
+        """``MR turn.num``."""
         return f"MR {self.turn}.{self.num}"
 
     def start(self, game: Game) -> None:
+        """Found or offer AGV/HGK (``start_merger_round``); end the round if nothing is left."""
         title = _title(game)
         title.start_merger_round(game, self)
         self._check_done(game)
 
     def current_entity(self, game: Game) -> Any:
+        """The corporation that must discard trains, else the player whose vote is next."""
         if self.discards:
             return game.corporation(self.discards[0])
         return game.player(self.voters[self.index])
 
     def step_name(self, game: Game) -> str:
+        """``potential_discard_trains_after_merge`` while a founded corporation discards.
+
+        Otherwise ``merger`` (reference engine step names).
+        """
         if self.discards:
             return "potential_discard_trains_after_merge"
         return "merger"
 
     def process(self, game: Game, action: Action) -> None:
+        """A vote (``special_buy``: ``yes``/``no``), or a train discard after a founding.
+
+        Raises ``GameError`` [``merger.vote``] for anything else while a vote is open.
+        """
         title = _title(game)
         if self.discards:
             title.process_merge_discard(game, self, action)

@@ -37,9 +37,11 @@ class Cologne(CologneStock, CologneMergers, Title):
     package = "rhineland.titles.g1893"
 
     def make_board_rules(self) -> CologneBoardRules:
+        """1893's tile and token rules (:class:`CologneBoardRules`: Leverkusen, Rhine passages)."""
         return CologneBoardRules(self.data)
 
     def make_revenue_rules(self) -> CologneRevenue:
+        """1893's route rules (:class:`CologneRevenue`)."""
         return CologneRevenue.for_data(self.data)
 
     # -- setup and round sequence -------------------------------------------------------
@@ -68,6 +70,7 @@ class Cologne(CologneStock, CologneMergers, Title):
         )
 
     def first_round(self, game: Game) -> Round:
+        """The Starting Package draft (docs/rules-differences.md 1893 (a))."""
         return StartingPackageDraft(1)
 
     def next_round(self, game: Game, rnd: Round) -> Round | None:
@@ -138,21 +141,28 @@ class Cologne(CologneStock, CologneMergers, Title):
 
     # -- operating round ----------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:
+        """Floated minors first (in their order), then corporations by share price."""
         minors = [m.sym for m in game.minors.values() if m.floated and not m.closed]
         return minors + super().operating_order(game)
 
     def sort_operating(self, game: Game, syms: list[str]) -> list[str]:
+        """``syms`` in operating order: minors first, then corporations by share price."""
         minors = [s for s in syms if s in game.minors]
         corps = [s for s in syms if s in game.corporations]
         corps.sort(key=lambda s: operating_order_key(game, game.corporations[s]))
         return minors + corps
 
     def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
+        """Private income; trade-ins and the first SR's passers reset for the new OR."""
         super().start_operating_round(game, rnd)
         game.state.extra["traded_in"] = []
         game.state.extra["first_sr_passers"] = []
 
     def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
+        """1893: minors lay track but place no token and pay half (seed 001, "Minor companies").
+
+        Their dividend step is :meth:`skip_step`'s half payout.
+        """
         if isinstance(entity, Minor) and step == "token":
             return False
         if isinstance(entity, Minor) and step == "dividend":
@@ -168,6 +178,10 @@ class Cologne(CologneStock, CologneMergers, Title):
         super().skip_step(game, rnd, entity, step)
 
     def minor_half_pay(self, game: Game, minor: Minor, revenue: int) -> None:
+        """Pay a minor's revenue (M): half (rounded down) to its owner, the rest to the minor.
+
+        Seed 001 ("Minor companies that merge"); the minor counts as operated.
+        """
         owner = game.player(int(minor.owner)) if minor.owner is not None else None
         half = revenue // 2
         kept = revenue - half
@@ -182,6 +196,7 @@ class Cologne(CologneStock, CologneMergers, Title):
         move_price(game, corp, "right" if paid > 0 else "left")
 
     def private_owner_entity(self, game: Game, private: Any) -> Any:
+        """Unsold privates (owner ``bank``) pay no income; otherwise as the default."""
         if private.owner == "bank":
             return None
         return super().private_owner_entity(game, private)
@@ -216,6 +231,7 @@ class Cologne(CologneStock, CologneMergers, Title):
         return out
 
     def must_buy_train(self, game: Game, entity: Any) -> bool:
+        """A minor is never obliged to buy a train (reference engine); a corporation as usual."""
         if isinstance(entity, Minor):
             return False
         return super().must_buy_train(game, entity)
@@ -341,4 +357,5 @@ class Cologne(CologneStock, CologneMergers, Title):
         return total
 
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
+        """Nobody acts for an ownerless entity: 1893 has no receivership (bankruptcy ends it)."""
         return []

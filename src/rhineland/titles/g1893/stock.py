@@ -38,6 +38,7 @@ class CologneStock(Title):
 
     # -- the Starting Package (draft and forced auction) -------------------------------
     def unsold_package(self, game: Game) -> list[str]:
+        """Starting Package items (3 privates, 5 minors) the bank still owns, in package order."""
         return [
             s
             for s in PRIVATES + MINORS
@@ -72,6 +73,12 @@ class CologneStock(Title):
         """Players who passed in the draft stay passed in the first stock round."""
 
     def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
+        """1893's stock actions; True when handled.
+
+        RAG's par by FdSD's owner (FdSD may pay: docs/rules-differences.md 1893 (f)), the
+        FdSD exchange, buying a package item, a bond or EVA, selling a bond.  A pass in
+        SR 1 makes the player a first-SR passer.
+        """
         pending = game.state.extra.get("rag_par_pending")
         if pending is not None:
             self.resolve_rag_par(game, rnd, action, pending)
@@ -108,6 +115,7 @@ class CologneStock(Title):
         return False
 
     def owns_fdsd(self, game: Game, pid: Any) -> bool:
+        """Whether player ``pid`` owns the open FdSD private."""
         fdsd = game.private("FdSD")
         return not fdsd.closed and fdsd.owner == pid
 
@@ -139,6 +147,11 @@ class CologneStock(Title):
     def buy_company_in_sr(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
+        """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
+
+        One buy per turn.  Raises ``GameError`` [``stock.company``, ``stock.one_buy``,
+        ``stock.company_price``, ``stock.cash``, ``draft.cash``].
+        """
         sym = action.company
         eva = game.private("EVA")
         if (
@@ -186,12 +199,18 @@ class CologneStock(Title):
         rnd.end_turn(game, player, passed=False)
 
     def next_bond(self, game: Game) -> list[str]:
+        """The lowest-numbered bond still in the bank (a list of one), or ``[]``."""
         for p in game.privates.values():
             if is_bond(p.sym) and p.owner == "bank":
                 return [p.sym]
         return []
 
     def sell_bond(self, game: Game, rnd: StockRound, player: Player, action: SellCompany) -> None:
+        """Sell a bond back to the bank for its face value (100M); not in the first SR.
+
+        Selling comes before buying in a turn.  Raises ``GameError`` [``stock.sell_company``,
+        ``stock.sell_first_sr``, ``stock.sell_buy_order``].
+        """
         sym = action.company
         private = game.private(sym)
         if not is_bond(sym) or private.owner != player.id:
@@ -242,6 +261,10 @@ class CologneStock(Title):
             game.state.extra["fdsd_to_close"] = False
 
     def end_of_stock_round_fdsd(self, game: Game) -> None:
+        """Close FdSD at the end of the SR after the first 5-train, if still open.
+
+        docs/rules-differences.md 1893 (f).
+        """
         if game.state.extra.get("fdsd_to_close"):
             self.close_private(game, game.private("FdSD"))
             game.state.extra["fdsd_to_close"] = False
@@ -251,6 +274,7 @@ class CologneStock(Title):
         return "par" in cell.types and cell.price != MERGED_PAR
 
     def may_par(self, game: Game, corp: Corporation) -> bool:
+        """AGV and HGK are founded by merger, never parred."""
         return corp.sym not in MERGED
 
     def par_corporation(
@@ -267,6 +291,11 @@ class CologneStock(Title):
     def check_buy_certificates(
         self, game: Game, player: Player, corp: Corporation, certs: list[Certificate]
     ) -> None:
+        """Default checks; AGV/HGK only once buyable; none for a first-SR passer.
+
+        A player who passed in the draft, or earlier in the first SR, buys no share then.
+        Raises ``GameError`` [``stock.no_buy``, ``stock.passed``].
+        """
         super().check_buy_certificates(game, player, corp, certs)
         if corp.sym in MERGED and not corp.can_buy_shares:
             raise GameError(f"{corp.sym} shares cannot be bought yet", "stock.no_buy")
@@ -290,6 +319,10 @@ class CologneStock(Title):
         return super().can_sell_any(game, rnd, player)
 
     def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` could buy anything: the FdSD exchange, a package item, a bond, shares.
+
+        False for a player who bought this turn, or passed in the draft or earlier in SR 1.
+        """
         if player.id in game.state.extra.get("first_sr_passers", []):
             return False
         if rnd.bought_this_turn:

@@ -84,6 +84,14 @@ class RhlBoardRules(BoardRules):
         company: str | None = None,
         phase: str | None = None,
     ) -> bool:
+        """18Rhl's upgrade table (module docstring; reference ``game_constants``).
+
+        Osterath 935: KEO only on E8, before phase 5, and never upgraded.  A green
+        Rhine metropolis goes only to its own brown tile, brown to 932 (or the promotion
+        tiles); Moers D7 green -> 947, brown -> 950; the town-tile and 87/88/204 lists;
+        Ratingen variant: E10 1910 then 1911, no tile on E12 in phase 2.  Otherwise the
+        generic rule.
+        """
         phase_no = _phase_number(phase or self.first_phase)
         if old.name == OSTERATH or (new.name == OSTERATH and phase_no >= 5):
             return False
@@ -132,6 +140,7 @@ class RhlBoardRules(BoardRules):
         return generic_upgrades_to(old, new, special=special)
 
     def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:
+        """Manifest upgrades: Osterath 935, the metropolis brown/gray and promotion tiles."""
         out: list[str] = []
         if tile.name in self.osterath_from:
             out.append(OSTERATH)
@@ -153,6 +162,10 @@ class RhlBoardRules(BoardRules):
     def city_blocks(
         self, board: Board, hex_id: str, city_index: int, entity: str, tokens: list[str], slots: int
     ) -> bool:
+        """A green Rhine metropolis blocks only with all 3 slots filled and none of ``entity``'s.
+
+        Otherwise the default rule (reference engine's 18Rhl token rule).
+        """
         if hex_id in self.metropolis and board.tiles[hex_id].tile.color == "green":
             in_hex = [s for (h, _), syms in board.tokens.items() if h == hex_id for s in syms]
             if len(in_hex) < 3 or entity in in_hex:
@@ -163,26 +176,39 @@ class RhlBoardRules(BoardRules):
     def blocker_exempt(
         self, ctx: LayContext, blocker: str, state: PrivateState, hex_id: str, actor: str
     ) -> bool:
+        """No. 1's hex (E14; Ratingen variant: ATB's E12) is open to its owner's companies.
+
+        Seed 000 (private No. 1: "blocks hex E14"); the ``actor`` private's owner or the
+        president must own the blocking private.
+        """
         if hex_id not in ("E14", self.ratingen_hex):
             return False
         player = ctx.privates[actor].owner if actor in ctx.privates else ctx.president
         return player is not None and player == state.owner
 
     def rotation_allowed(self, ctx: LayContext, hex_id: str, new: TileGeometry) -> bool:
+        """Tile 1910 (Ratingen variant, E10) must use exactly the hex's two stubs; else default."""
         if new.tile.name == "1910":
             return set(ctx.data.map.hexes[hex_id].stubs) == set(new.exits)
         return super().rotation_allowed(ctx, hex_id, new)
 
     def fixed_rotation(self, ctx: LayContext, hex_id: str, new: Tile) -> int | None:
+        """Rhine metropolis lays are offered at rotation 0, without the geometric checks."""
         return 0 if hex_id in self.metropolis else None
 
     def skip_track_restriction(self, old: Tile, new: Tile) -> bool:
+        """Upgrades to 87/88/204 (and promotion 929 -> 949) need not use new track."""
         if new.name in ("87", "88", "204"):
             return True
         return self.promotion and old.name == "929" and new.name == "949"
 
     # -- private companies -----------------------------------------------------------
     def special_abilities(self, ctx: LayContext) -> list[SpecialAbility]:
+        """No private lay after the company tokened or bought a train this turn.
+
+        KEO, Tjt and ATB are not usable in phase 2 (seed 000: KEO "from the green phase on";
+        reference engine for Tjt and ATB).
+        """
         if ctx.tokened or ctx.bought_train:
             return []
         out = super().special_abilities(ctx)
@@ -193,6 +219,11 @@ class RhlBoardRules(BoardRules):
     def special_offered(
         self, ctx: LayContext, ability: SpecialAbility, hex_id: str, old: Tile
     ) -> list[Tile]:
+        """The tiles a private's lay offers: KEO adds Osterath 935 on E8.
+
+        Szl (No. 3) offers only tiles that are normal upgrades of its mountain hex
+        (seed 000, privates Nos. 2 and 3).
+        """
         tiles = super().special_offered(ctx, ability, hex_id, old)
         if (
             hex_id == "E8"
@@ -211,15 +242,21 @@ class RhlBoardRules(BoardRules):
     def special_rotations(
         self, ctx: LayContext, ability: SpecialAbility, hex_id: str, new: Tile
     ) -> tuple[int, ...] | None:
+        """KEO's Osterath 935 on E8 is laid at rotation 1 only; no other fixed rotations."""
         if hex_id == "E8" and ability.company == KEO and new.name == OSTERATH:
             return (1,)
         return None
 
     def teleport_token_price(self, ctx: LayContext, company: str, price: int) -> int:
+        """Token price (M) after a teleport: Tjt (No. 4) the normal price, KEO (No. 2) free.
+
+        docs/rules-differences.md (g).
+        """
         # No. 4's token after its ferry lay costs the normal price; No. 2's is free
         return price if company == TJT else 0
 
     def special_refusal(self, ctx: LayContext, ability: SpecialAbility, new: Tile) -> str | None:
+        """Tjt (No. 4) upgrades only to green, never to brown (seed 000, private No. 4)."""
         if ability.company == TJT and new.color == "brown":
             return f"{TJT} cannot upgrade to brown tiles"
         return None

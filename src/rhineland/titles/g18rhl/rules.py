@@ -68,12 +68,19 @@ class Rhl(Title):
     package = "rhineland.titles.g18rhl"
 
     def make_board_rules(self) -> RhlBoardRules:
+        """18Rhl's tile and token rules (:class:`RhlBoardRules`: Rhine metropolises, privates)."""
         return RhlBoardRules(self.data)
 
     def make_revenue_rules(self) -> RhlRevenue:
+        """18Rhl's route rules (:class:`RhlRevenue`: Montan, Eastern Ruhr, ferry, Rheingold)."""
         return RhlRevenue(self.data.constants)
 
     def route_context_extra(self, game: Game, entity: Any) -> dict[str, Any]:
+        """Add ``hex_icons`` (hex -> coal/steel icons) for the Montan bonus.
+
+        They hold the variable mine and steel mill drawn at setup and the icons kept
+        from replaced tiles (seed 000, "Montan").
+        """
         icons: dict[str, frozenset[str]] = {
             h: frozenset(v) for h, v in game.state.extra["icons"].items()
         }
@@ -92,6 +99,11 @@ class Rhl(Title):
         game.state.extra["eastern_ruhr_links"] = []
 
     def first_round(self, game: Game) -> Round:
+        """The initial packet: a waterfall auction of the privates, cheapest first.
+
+        Items are the privates (with the RhE director's certificate) at face value;
+        the minimum raise is ``min_bid_increment`` (default 5M) (seed 000, SR 1).
+        """
         privates = sorted(game.data.privates, key=lambda p: p.value)
         return WaterfallAuction(
             1, [(p.sym, p.value) for p in privates], game.data.rules.get("min_bid_increment", 5)
@@ -338,6 +350,10 @@ class Rhl(Title):
 
     # -- the initial packet --------------------------------------------------------------
     def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
+        """Minimum first bid (M): face value + increment; RhE's director's certificate: 140M.
+
+        Seed 000, private No. 6 ("minimum bid 140M").
+        """
         if sym == RHE:
             return value  # the director's certificate: minimum bid 140M
         return value + increment
@@ -359,12 +375,20 @@ class Rhl(Title):
 
     # -- par and float -------------------------------------------------------------------
     def is_par_cell_for(self, game: Game, corp: Corporation, cell: Any) -> bool:
+        """RhE may par only at 70, 75 or 80M (seed 000, private No. 6); others at any par cell."""
         if corp.sym == RHE:
             return "par" in cell.types and cell.price in RHE_PARS
         return "par" in cell.types
 
     def par_corporation(self, game: Game, player: Player, corp: Corporation,
                         share_price: str) -> None:
+        """Par a corporation; RhE: its director's certificate bought in the packet.
+
+        For RhE: set the par, close private No. 6, pay RhE the bid from the bank, float
+        it at once (incremental) with its price bump at the end of the SR, and hold
+        3 x par until Köln-Düren-Aachen are linked.  Reference engine, see
+        docs/rules-differences.md (h).  Other corporations as the default.
+        """
         if corp.sym != RHE:
             super().par_corporation(game, player, corp, share_price)
             return
@@ -382,6 +406,7 @@ class Rhl(Title):
         game.add_log(f"{player.name} pars {RHE} at {cell.price}M; {RHE} receives {bid}M")
 
     def brown_phase(self, game: Game) -> bool:
+        """Whether phase 5 (brown) or later has begun: full capitalisation (seed 000, Phases)."""
         return int(game.phase.name) >= 5
 
     def float_corporation(self, game: Game, corp: Corporation) -> None:
@@ -402,6 +427,11 @@ class Rhl(Title):
 
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
                                certs: list[Certificate]) -> None:
+        """The default checks, and KEG's first two IPO sales are its 20% certificates.
+
+        Seed 000 (KEG).  Raises ``GameError`` [``stock.keg_doubles``] for another IPO
+        certificate while a 20% one is left there.
+        """
         super().check_buy_certificates(game, player, corp, certs)
         if corp.sym == KEG and certs[0].owner == IPO:
             doubles = [c for c in corp.certificates if c.double and c.owner == IPO]
@@ -414,6 +444,11 @@ class Rhl(Title):
 
     # -- stock round end and priority ------------------------------------------------------
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
+        """End of SR: each company floated this SR before phase 5 moves up a row, then priority.
+
+        Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
+        (h).  Priority to the richest player: docs/rules-differences.md (j).
+        """
         for sym in game.state.extra["newly_floated"]:
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)

@@ -54,6 +54,7 @@ class RhlProfile(TitleProfile):
         self.ratingen = "ratingen_variant" in ctx.data.optional_rules
 
     def group_names(self, node: RevenueNode) -> tuple[str, ...]:
+        """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt groups."""
         out = list(super().group_names(node))
         r = self.rhl
         for name, hexes in (("er", r.eastern_ruhr), ("nw", r.north_west), ("s", r.south)):
@@ -62,25 +63,34 @@ class RhlProfile(TitleProfile):
         return tuple(out)
 
     def may_visit(self, spec_name: str, node: RevenueNode) -> bool:
+        """The Rheingold-Express visits no red hex but the RGE hexes; other trains any node."""
         if spec_name == RGE_TRAIN:
             return node.tile_color != "red" or node.hex in self.rhl.rge
         return True
 
     def may_end(self, spec_name: str, node: RevenueNode) -> bool:
+        """Only the Rheingold-Express ends at a town; no route ends at an out-tokened offboard."""
         if spec_name != RGE_TRAIN and node.kind == "town":
             return False
         r = self.rhl
         return not (node.hex in r.out_tokened and r._out_tokened(self.ctx, node))
 
     def need_end(self, spec_name: str) -> frozenset[str] | None:
+        """The Rheingold-Express must start or end at an RGE hex; other trains: no rule."""
         return self.rhl.rge if spec_name == RGE_TRAIN else None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
+        """A green Rhine metropolis hex, whose two cities the ferry joins (free second visit)."""
         if node.hex in self.rhl.metropolis and node.tile_color == "green":
             return node.hex
         return None
 
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
+        """Per-node data for :meth:`bonus_bound`.
+
+        ``(is_rge, coal, steel, eastern_ruhr, roermond, ratingen, metropolis, rge_end)``:
+        a flag, then one tuple per graph node each (counts or flags).
+        """
         r = self.rhl
         nodes = self.graph.nodes
         counts = [r.montan_counts(self.ctx, [n]) for n in nodes]
@@ -94,6 +104,11 @@ class RhlProfile(TitleProfile):
         return (spec_name == RGE_TRAIN, coal, steel, er, roermond, ratingen, metro, rge_end)
 
     def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
+        """Upper bound (M) on a route's 18Rhl bonuses over ``nodes``.
+
+        Eastern Ruhr and Eisern Rhein; for the Rheingold-Express the doubled metropolis
+        values; otherwise Montan (+20/+40M, doubled from brown) and Ratingen.
+        """
         rge, coal, steel, er, roermond, ratingen, metro, rge_end = train.bonus_data
         assert isinstance(coal, tuple) and isinstance(steel, tuple)
         assert isinstance(er, tuple) and isinstance(roermond, tuple)
