@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rhineland.engine.entities import IPO, MARKET
-from rhineland.engine.game import Game
+from reference import check_invariants, total_money
 from rhineland.io.export import load_export, new_game, read_json, undo_targets
 from rhineland.io.oracle import first_difference
 from rhineland.io.state_view import game_state
@@ -32,32 +31,6 @@ GAMES_18RHL = [
 ]
 
 
-def total_money(game: Game) -> int:
-    st = game.state
-    return (
-        st.bank.cash
-        + sum(p.cash for p in st.players)
-        + sum(c.cash for c in st.corporations.values())
-        + sum(m.cash for m in st.minors.values())
-    )
-
-
-def check_invariants(game: Game, start_money: int) -> None:
-    assert total_money(game) == start_money, "money is not conserved"
-    for corp in game.corporations.values():
-        total = sum(c.percent for c in corp.certificates)
-        assert total == 100, f"{corp.sym} certificates sum to {total}%"
-        for cert in corp.certificates:
-            assert cert.owner in (IPO, MARKET) or isinstance(cert.owner, int)
-    for p in game.players:
-        assert p.cash >= 0, f"{p.name} has {p.cash}M"
-    for m in game.minors.values():
-        assert m.cash >= 0, f"{m.sym} has {m.cash}M"
-    for corp in game.corporations.values():
-        # only 18Rhl's bankruptcy rule leaves a treasury negative (the debt to the bank)
-        assert corp.cash >= 0 or game.data.title == "18Rhl", f"{corp.sym} has {corp.cash}M"
-    if not game.bank.broken:
-        assert game.bank.cash >= 0
 
 
 def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
