@@ -225,7 +225,9 @@ class OperatingRound(Round):
             private = game.private(str(action.entity))
             return private
         raise GameError(
-            f"it is {entity.sym}'s turn in {self.label}, not {action.entity}'s", "turn.order"
+            f"it is {entity.sym}'s turn in {self.label}, not {action.entity_type} "
+            f"{action.entity!r}",
+            "turn.order",
         )
 
     def _discard(self, game: Game, action: Action) -> None:

@@ -254,7 +254,11 @@ class Rhl(Title):
             return True
         if isinstance(action, Bankrupt):
             if action.entity != entity.sym:
-                raise GameError(f"it is {entity.sym}'s turn, not {action.entity}'s", "turn.order")
+                raise GameError(
+                    f"it is {entity.sym}'s turn in {rnd.label}, not {action.entity_type} "
+                    f"{action.entity!r}",
+                    "turn.order",
+                )
             self.bankrupt(game, rnd, entity)
             rnd.end_turn_now(game, entity)
             return True
