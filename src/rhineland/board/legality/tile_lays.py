@@ -1,0 +1,317 @@
+"""Legal tile lays: :func:`legal_tile_lays` lists them, :func:`check_tile_lay` checks one
+(the rule names are listed in :mod:`rhineland.board.legality`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NoReturn
+
+from rhineland.board.graph import Connectivity, compute_connectivity, hex_links
+from rhineland.board.legality.rules import (
+    Lay,
+    LayContext,
+    SpecialAbility,
+    remap_tokens,
+)
+from rhineland.board.tiles import Tile
+from rhineland.board.upgrades import (
+    TileGeometry,
+    geometry,
+    paths_within,
+)
+from rhineland.errors import GameError
+
+# -- tile lays --------------------------------------------------------------------------
+
+
+def _ct_checks(old: TileGeometry, new: TileGeometry) -> bool:
+    """Old track kept, no city appears from nowhere, multi-city tiles keep their cities."""
+    if not paths_within(old.paths, new.paths):
+        return False
+    old_ct = [e for _, e in old.ct_edges]
+    new_ct = [e for _, e in new.ct_edges]
+    extra = max(0, len(new_ct) - len(old_ct))
+    fresh = sum(1 for n in new_ct if all(not (n & o) for o in old_ct))
+    if fresh > extra:
+        return False
+    if len(new.cities) > 1 and len(old.cities) > 1:
+        return all(sum(1 for n in new_ct if o <= n) == 1 for o in old_ct)
+    return True
+
+
+def _rotation_ok(
+    ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, reach: Iterable[int]
+) -> bool:
+    links = hex_links(ctx.board.spec)[hex_id]
+    placed = ctx.board.tiles[hex_id]
+    new = geometry(new_tile, rotation)
+    if not ctx.rules.rotation_allowed(ctx, hex_id, new):
+        return False
+    if any(e not in links for e in new.exits):
+        return False
+    reach_set = set(reach)
+    if not any(e in reach_set for e in new.exits):
+        return False
+    return _ct_checks(geometry(placed.tile, placed.rotation), new)
+
+
+def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
+    """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok)."""
+    placed = ctx.board.tiles[hex_id]
+    old = geometry(placed.tile, placed.rotation)
+    new = geometry(new_tile, rotation)
+    # towns and cities keep (at least) their edges
+    old_nodes = old.cities + old.towns
+    new_nodes = new.cities + new.towns
+    for part in old_nodes:
+        oe = old.node_exits.get(part, frozenset())
+        if not any(oe <= new.node_exits.get(n, frozenset()) for n in new_nodes):
+            return "new track must keep every town and city's track"
+    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
+        return None
+    if ctx.rules.restriction == "permissive":
+        return None
+    if not old.paths:
+        return None
+    # paths that would count as new track / a changed city if the network uses them
+    fresh: list[int] = []
+    for i, np_ in enumerate(new.paths):
+        op = next((p for p in old.paths if np_.within(p)), None)
+        if op is None:
+            fresh.append(i)
+            continue
+        if ctx.rules.restriction == "restrictive":
+            continue
+        old_rev = sorted(_max_revenue(placed.tile, n) for n in op.nodes)
+        new_rev = sorted(_max_revenue(new_tile, n) for n in np_.nodes)
+        if old_rev != new_rev:
+            fresh.append(i)
+    if _walks_any(ctx, hex_id, new_tile, rotation, fresh):
+        return None
+    if ctx.rules.restriction == "restrictive":
+        return "must use new track"
+    return "must use new track or change city value"
+
+
+def _max_revenue(tile: Tile, part: int) -> int:
+    rev = tile.node(part).revenue
+    if isinstance(rev, int):
+        return rev
+    return max(rev.values(), default=0)
+
+
+def _normal_candidates(
+    ctx: LayContext, hex_id: str, conn: Connectivity, only: tuple[str, int] | None = None
+) -> list[Lay]:
+    """Normal lays on one hex: offered (phase colours, rotations) and accepted.
+
+    ``only`` = ``(tile name, rotation)`` checks just that lay (same rules, less work).
+    """
+    rules = ctx.rules
+    reach = conn.hexes.get(hex_id)
+    if reach is None or rules.hex_blocker(ctx, hex_id, ctx.entity) is not None:
+        return []
+    placed = ctx.board.tiles[hex_id]
+    old = placed.tile
+    out: list[Lay] = []
+    for name, copies in ctx.board.supply.items():
+        if not copies or (only is not None and name != only[0]):
+            continue
+        new = ctx.data.tiles[name]
+        if new.color not in ctx.tile_colors:
+            continue
+        if not rules.can_upgrade(hex_id, old, new, phase=ctx.phase):
+            continue
+        fixed = rules.fixed_rotation(ctx, hex_id, new)
+        rotations: Iterable[int]
+        wanted = range(6) if only is None else (only[1],)
+        if fixed is not None:
+            rotations = (fixed,) if fixed in wanted else ()
+        else:
+            rotations = [r for r in wanted if _rotation_ok(ctx, hex_id, new, r, reach)]
+        cost = rules.lay_cost(ctx, hex_id, old, new)
+        if cost > ctx.cash:
+            continue
+        for r in rotations:
+            if _restriction_error(ctx, hex_id, new, r) is None:
+                out.append(Lay(hex_id, name, r, cost))
+    return out
+
+
+def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -> list[Lay]:
+    """A private's lays on one hex: offered (its tiles, phase colours) and accepted."""
+    rules = ctx.rules
+    if hex_id not in ctx.data.map.hexes:
+        return []
+    if rules.hex_blocker(ctx, hex_id, ability.company) is not None:
+        return []
+    if ability.reachable and hex_id not in ctx.connectivity().hexes:
+        return []
+    placed = ctx.board.tiles[hex_id]
+    links = hex_links(ctx.board.spec)[hex_id]
+    out: list[Lay] = []
+    for new in rules.special_offered(ctx, ability, hex_id, placed.tile):
+        if not rules.can_upgrade(
+            hex_id, placed.tile, new, special=True, company=ability.company, phase=ctx.phase
+        ):
+            continue
+        if rules.special_refusal(ctx, ability, new) is not None:
+            continue
+        fixed = rules.special_rotations(ctx, ability, hex_id, new)
+        if fixed is not None:
+            rotations: Iterable[int] = fixed
+        else:
+            rotations = [r for r in range(6) if _rotation_ok(ctx, hex_id, new, r, links)]
+        cost = 0 if ability.free else rules.lay_cost(ctx, hex_id, placed.tile, new)
+        if cost > ctx.cash:
+            continue
+        for r in rotations:
+            if ability.reachable and not _joins_network(ctx, hex_id, new, r):
+                continue
+            out.append(Lay(hex_id, new.name, r, cost, ability.company))
+    return out
+
+
+def _joins_network(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
+    """Whether some track of ``new_tile`` laid on ``hex_id`` is walked by the entity's network."""
+    every = range(len(geometry(new_tile, rotation).paths))
+    return _walks_any(ctx, hex_id, new_tile, rotation, every)
+
+
+def _walks_any(
+    ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, indices: Iterable[int]
+) -> bool:
+    """With ``new_tile`` laid on ``hex_id``, does the network walk one of these of its paths?"""
+    targets = frozenset((hex_id, i) for i in indices)
+    if not targets:
+        return False
+    seats = remap_tokens(ctx.board, hex_id, new_tile, rotation)
+    conn = compute_connectivity(
+        ctx.board,
+        ctx.entity,
+        ctx.rules,
+        override=(hex_id, new_tile, rotation % 6, seats),
+        stop_at=targets,
+    )
+    return bool(targets & conn.paths)
+
+
+def legal_tile_lays(ctx: LayContext) -> list[Lay]:
+    """Every legal tile lay for ``ctx.entity`` now, sorted by hex, tile, rotation, special.
+
+    Includes the special lays of the private companies its president may use
+    (``Lay.special`` names the company).  See the module docstring for the rules.
+    """
+    conn = ctx.connectivity()
+    out: list[Lay] = []
+    for hex_id in ctx.data.map.hexes:
+        if hex_id in conn.hexes:
+            out.extend(_normal_candidates(ctx, hex_id, conn))
+    for ability in ctx.rules.special_abilities(ctx):
+        for hex_id in ability.hexes:
+            out.extend(_special_candidates(ctx, ability, hex_id))
+    out.sort()
+    return out
+
+
+def check_tile_lay(
+    ctx: LayContext, hex_id: str, tile_name: str, rotation: int, special: str | None = None
+) -> int:
+    """Cost in M of laying ``tile_name`` at ``rotation`` (0..5) on ``hex_id``.
+
+    ``special``: the private company whose ability makes the lay (None: a
+    normal lay).  A lay passes exactly when :func:`legal_tile_lays` lists it.
+    Raises :class:`GameError` naming the broken rule (module docstring).
+    """
+    if hex_id not in ctx.data.map.hexes:
+        raise GameError(f"no hex {hex_id!r} on the map", "track.hex")
+    new = ctx.data.tiles.get(tile_name)
+    if new is None:
+        raise GameError(f"tile {tile_name} is not in the {ctx.data.title} manifest", "track.tile")
+    if not ctx.board.supply.get(tile_name):
+        raise GameError(f"no unused copy of tile {tile_name} is left", "track.supply")
+    rotation %= 6
+    blocker = ctx.rules.hex_blocker(ctx, hex_id, special or ctx.entity)
+    if blocker is not None:
+        raise GameError(f"{hex_id} is blocked by {blocker}", "track.hex")
+    if special:
+        ability = next((a for a in ctx.rules.special_abilities(ctx) if a.company == special), None)
+        if ability is None:
+            raise GameError(
+                f"{special} has no map ability {ctx.entity}'s president may use now",
+                "track.private",
+            )
+        if hex_id not in ability.hexes:
+            raise GameError(
+                f"{special} lays only on {', '.join(ability.hexes)}, not {hex_id}", "track.private"
+            )
+        lays = _special_candidates(ctx, ability, hex_id)
+    else:
+        conn = ctx.connectivity()
+        if hex_id not in conn.hexes:
+            raise GameError(
+                f"{hex_id} is not connected to {ctx.entity}'s network", "track.connected"
+            )
+        lays = _normal_candidates(ctx, hex_id, conn, only=(tile_name, rotation))
+    for lay in lays:
+        if lay.tile == tile_name and lay.rotation == rotation:
+            return lay.cost
+    _explain(ctx, hex_id, new, rotation, special)
+
+
+def _explain(
+    ctx: LayContext, hex_id: str, new: Tile, rotation: int, special: str | None
+) -> NoReturn:
+    """Raise the :class:`GameError` that says why a lay is not legal."""
+    rules = ctx.rules
+    placed = ctx.board.tiles[hex_id]
+    old = placed.tile
+    what = f"tile {new.name} rotation {rotation} on {hex_id} (now {old.name})"
+    ability = next((a for a in rules.special_abilities(ctx) if a.company == special), None)
+    if ability is not None:
+        if all(t.name != new.name for t in rules.special_offered(ctx, ability, hex_id, old)):
+            raise GameError(
+                f"{what}: not a tile {special} may lay there in phase {ctx.phase} "
+                f"(its tiles: {', '.join(ability.tiles)})",
+                "track.private",
+            )
+        refusal = rules.special_refusal(ctx, ability, new)
+        if refusal is not None:
+            raise GameError(f"{what}: {refusal}", "track.private")
+        reach: Iterable[int] = hex_links(ctx.board.spec)[hex_id]
+    else:
+        if new.color not in ctx.tile_colors:
+            raise GameError(
+                f"{what}: {new.color} tiles are not allowed in phase {ctx.phase} "
+                f"(allowed: {', '.join(ctx.tile_colors)})",
+                "track.phase",
+            )
+        reach = ctx.connectivity().hexes.get(hex_id, frozenset())
+    if not rules.can_upgrade(
+        hex_id, old, new, special=special is not None, company=special, phase=ctx.phase
+    ):
+        raise GameError(f"{what}: {old.name} does not upgrade to {new.name}", "track.upgrade")
+    cost = 0 if ability is not None and ability.free else rules.lay_cost(ctx, hex_id, old, new)
+    if cost > ctx.cash:
+        raise GameError(f"{what}: costs {cost}M but {ctx.entity} has {ctx.cash}M", "track.cash")
+    fixed: Iterable[int] | None
+    if ability is not None:
+        fixed = rules.special_rotations(ctx, ability, hex_id, new)
+    else:
+        one = rules.fixed_rotation(ctx, hex_id, new)
+        fixed = None if one is None else (one,)
+    if fixed is not None and rotation not in fixed:
+        raise GameError(
+            f"{what}: only rotation {', '.join(map(str, fixed))} is offered there", "track.rotation"
+        )
+    if fixed is None and not _rotation_ok(ctx, hex_id, new, rotation, reach):
+        raise GameError(
+            f"{what}: not a legal rotation (new exits {sorted(geometry(new, rotation).exits)}, "
+            f"must reach one of {sorted(reach)}, keep the old track and cities, "
+            "and lead only to hexes track may enter)",
+            "track.rotation",
+        )
+    if ability is not None:
+        raise GameError(f"{what}: the new track does not join the network", "track.connected")
+    err = _restriction_error(ctx, hex_id, new, rotation)
+    raise GameError(f"{what}: {err or 'not a legal lay'}", "track.restriction")
