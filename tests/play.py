@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rhineland.engine.actions import Bid, Par, Pass
 from rhineland.engine.game import Game
 
@@ -31,3 +33,25 @@ def play_packet_4p(game: Game) -> None:
     game.process(Bid(entity=2, company="NLK", price=120))
     game.process(Bid(entity=3, company="RhE", price=140))
     game.process(Par(entity=3, corporation="RhE", share_price="70,2,1"))
+
+
+def co(sym: str) -> dict[str, Any]:
+    """Action fields naming corporation ``sym`` as the actor."""
+    return {"entity": sym, "entity_type": "corporation"}
+
+
+def mi(sym: str) -> dict[str, Any]:
+    """Action fields naming minor ``sym`` as the actor."""
+    return {"entity": sym, "entity_type": "minor"}
+
+
+def cash(game: Game) -> dict[int, int]:
+    """Player id -> cash (M)."""
+    return {p.id: p.cash for p in game.players}
+
+
+def price(game: Game, sym: str) -> tuple[int, int, int]:
+    """(price, row, column) of ``sym``'s share price."""
+    cell = game.corporation(sym).share_price
+    assert cell is not None
+    return (cell.price, cell.row, cell.col)

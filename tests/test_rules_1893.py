@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from play import label, step
+from play import cash, co, label, mi, price, step
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
@@ -54,22 +54,10 @@ trace_entry = REF.trace_entry
 _export = REF.export
 
 
-def co(sym: str) -> dict[str, Any]:
-    return {"entity": sym, "entity_type": "corporation"}
-
-
-def mi(sym: str) -> dict[str, Any]:
-    return {"entity": sym, "entity_type": "minor"}
-
-
 def current(game: Game) -> Any:
     """Id of the player, or symbol of the company, whose decision is pending."""
     entity = game.round.current_entity(game)
     return getattr(entity, "id", None) or entity.sym
-
-
-def cash(game: Game) -> dict[int, int]:
-    return {p.id: p.cash for p in game.players}
 
 
 def holders(game: Game, sym: str) -> dict[str, Any]:
@@ -80,13 +68,6 @@ def holders(game: Game, sym: str) -> dict[str, Any]:
 def percents(game: Game, sym: str) -> dict[int, int]:
     corp = game.corporation(sym)
     return {p.id: corp.percent_of(p.id) for p in game.players}
-
-
-def price(game: Game, sym: str) -> tuple[int, int, int]:
-    """(price, row, column) of ``sym``'s share price."""
-    cell = game.corporation(sym).share_price
-    assert cell is not None
-    return (cell.price, cell.row, cell.col)
 
 
 def offered_price(game: Game) -> int:

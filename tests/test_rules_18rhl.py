@@ -13,11 +13,10 @@ before a failing ``process`` are stale afterwards; the tests fetch them again.
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 import pytest
 
-from play import label, play_packet_4p, step
+from play import cash, co, label, play_packet_4p, price, step
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.engine.actions import (
@@ -55,19 +54,8 @@ trace_entry = REF.trace_entry
 _export = REF.export
 
 
-def co(sym: str) -> dict[str, Any]:
-    return {"entity": sym, "entity_type": "corporation"}
-
-
 def corp(game: Game, sym: str) -> Corporation:
     return game.corporation(sym)
-
-
-def price(game: Game, sym: str) -> tuple[int, int, int]:
-    """(price, row, column) of ``sym``'s share price."""
-    cell = game.corporation(sym).share_price
-    assert cell is not None
-    return (cell.price, cell.row, cell.col)
 
 
 def new_game(players: list[tuple[int, str]] = PLAYERS4) -> Game:
@@ -84,10 +72,6 @@ def play_packet_3p(game: Game) -> None:
     game.process(Bid(entity=2, company="NLK", price=120))
     game.process(Bid(entity=3, company="RhE", price=140))
     game.process(Par(entity=3, corporation="RhE", share_price="70,2,1"))
-
-
-def cash(game: Game) -> dict[int, int]:
-    return {p.id: p.cash for p in game.players}
 
 
 # -- receivership (issue case 5) -------------------------------------------------------

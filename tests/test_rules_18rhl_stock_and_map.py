@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from play import label, play_packet_4p, step
+from play import label, play_packet_4p, price, step
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
 from rhineland.board.board import Board
@@ -50,13 +50,6 @@ PLAYERS = {n: [(i, f"P{i}") for i in range(1, n + 1)] for n in (3, 4, 5, 6)}
 
 def new_game(n: int = 4, options: tuple[str, ...] = ()) -> Game:
     return Game(get_title("18Rhl", options), PLAYERS[n], seed=1)
-
-
-def price(game: Game, sym: str) -> tuple[int, int, int]:
-    """(price, row, column) of ``sym``'s share price."""
-    cell = game.corporation(sym).share_price
-    assert cell is not None
-    return (cell.price, cell.row, cell.col)
 
 
 def snapshot(game: Game) -> dict[str, Any]:
