@@ -101,7 +101,7 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
     summary = ReplaySummary()
     for i, action, at in done:
         if i in standing:
-            summary.record(game, action, at)
+            summary.record(action, at)
     state = game_state(game)
     players = [
         {"id": p.id, "name": p.name, "cash": p.cash, "value": game.player_value(p)}

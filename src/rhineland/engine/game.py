@@ -217,7 +217,7 @@ class Game:
         trains = [Train(tid, t) for t in self.data.trains for tid in t.ids]
         board = Board(self.data.map, self.data.tiles)
         self.state = State(bank, plist, corps, minors, privates, trains, board)
-        self.rng = GameRandom(seed)
+        self.rng = GameRandom(seed, self.data.rng)
         title.setup(self)
         self.state.round = title.first_round(self)
         self.state.round.start(self)
@@ -318,8 +318,6 @@ class Game:
         payee.cash += amount
         if payer is self.state.bank and self.state.bank.cash < 0:
             self.state.bank.broken = True
-        elif payer is self.state.bank and self.state.bank.cash == 0 and amount > 0:
-            self.state.bank.broken = self.state.bank.broken or False
 
     def add_log(self, line: str) -> None:
         """Append a human-readable line to the game log."""

@@ -114,7 +114,7 @@ class TrainRules:
                 f"train {train.id} costs {price}M, not {action.price}M", "train.price"
             )
         self.check_train_room(game, entity)
-        self.pay_for_train(game, entity, price, train)
+        self.pay_for_train(game, entity, price)
         train.owner = entity.sym
         entity.trains.append(train)
         game.add_log(f"{entity.sym} buys a {train.name}-train for {price}M")
@@ -185,7 +185,7 @@ class TrainRules:
         game.pay(president, entity, need)
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
 
-    def pay_for_train(self, game: Game, entity: Any, price: int, train: Any = None) -> None:
+    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
         """Pay for a depot train; in an emergency buy the president adds the rest."""
         if price <= entity.cash:
             game.pay(entity, game.bank, price)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rhineland.engine.actions import Action, BuyShares, Dividend, Par, RunRoutes, SellShares
 
 if TYPE_CHECKING:
-    from rhineland.engine.game import Game
+    pass
 
 
 @dataclass
@@ -52,7 +52,7 @@ class ReplaySummary:
 
     lines: list[RoundLine] = field(default_factory=list)
 
-    def record(self, game: Game, action: Action, label: str) -> None:
+    def record(self, action: Action, label: str) -> None:
         """Count ``action``, processed in the round labelled ``label``."""
         if not self.lines or self.lines[-1].label != label:
             self.lines.append(RoundLine(label))

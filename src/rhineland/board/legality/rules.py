@@ -315,7 +315,7 @@ class BoardRules:
                     return tuple(ab.get("hexes", ()))
         return ()
 
-    def teleport_token_price(self, ctx: LayContext, company: str, price: int) -> int:
+    def teleport_token_price(self, company: str, price: int) -> int:
         """Price in M of the token after a teleport (default: free)."""
         return 0
 

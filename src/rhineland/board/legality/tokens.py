@@ -42,7 +42,7 @@ def _token_error(
 def _token_price(ctx: LayContext) -> int:
     price = ctx.next_token_price or 0
     if ctx.teleported:
-        return ctx.rules.teleport_token_price(ctx, ctx.teleported, price)
+        return ctx.rules.teleport_token_price(ctx.teleported, price)
     return price
 
 

@@ -31,8 +31,6 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
 
-STEPS = ("track", "token", "route", "dividend", "buy_train")
-
 
 class OperatingRound(Round):
     """One operating round (``OR turn.num``)."""

@@ -201,10 +201,6 @@ class Cologne(CologneStock, CologneMergers, Title):
             return None
         return super().private_owner_entity(game, private)
 
-    def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
-        """From phase 3 (status ``can_buy_trains``)."""
-        return "can_buy_trains" in game.phase.status
-
     def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
         """A corporation never buys a minor's train (seed 001, rule case 5)."""
         if seller.closed:
@@ -276,7 +272,7 @@ class Cologne(CologneStock, CologneMergers, Title):
         game.add_log(f"{entity.sym} trades in {old.id} for {new.id} paying {price}M")
         self.after_train_bought(game, rnd, entity, new)
 
-    def pay_for_train(self, game: Game, entity: Any, price: int, train: Any = None) -> None:
+    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
         """A trainless minor's owner pays what the minor lacks."""
         if isinstance(entity, Minor) and price > entity.cash and not entity.trains:
             owner = game.player(int(entity.owner)) if entity.owner is not None else None
@@ -284,7 +280,7 @@ class Cologne(CologneStock, CologneMergers, Title):
             if owner is None or owner.cash < need:
                 raise GameError(f"{entity.sym} and its owner cannot pay {price}M", "train.cash")
             game.pay(owner, entity, need)
-        super().pay_for_train(game, entity, price, train)
+        super().pay_for_train(game, entity, price)
 
     def train_event(self, game: Game, rnd: Any, event: str, train: Any) -> None:
         """1893's train events (reference facts, trains.events)."""
@@ -355,7 +351,3 @@ class Cologne(CologneStock, CologneMergers, Title):
                     room -= cert.percent
                     total += corp.share_price.price * cert.percent // 10
         return total
-
-    def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
-        """Nobody acts for an ownerless entity: 1893 has no receivership (bankruptcy ends it)."""
-        return []

@@ -69,9 +69,6 @@ class CologneStock(Title):
             game.pay(game.bank, minor, max(price, MINOR_MIN_TREASURY))
 
     # -- stock round ------------------------------------------------------------------
-    def start_stock_round(self, game: Game, rnd: StockRound) -> None:
-        """Players who passed in the draft stay passed in the first stock round."""
-
     def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
         """1893's stock actions; True when handled.
 

@@ -247,7 +247,7 @@ class RhlBoardRules(BoardRules):
             return (1,)
         return None
 
-    def teleport_token_price(self, ctx: LayContext, company: str, price: int) -> int:
+    def teleport_token_price(self, company: str, price: int) -> int:
         """Token price (M) after a teleport: Tjt (No. 4) the normal price, KEO (No. 2) free.
 
         docs/rules-differences.md (g).

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from rhineland.board.tiles import Tile
+from rhineland.engine.rng import GameRandom, pick_variable_icons
 from rhineland.engine.titledata import TitleData
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
@@ -74,24 +75,13 @@ def _hexes(value: object) -> frozenset[str]:
 
 
 def variable_icons(data: TitleData, seed: int) -> dict[str, frozenset[str]]:
-    """hex -> {"K"} / {"S"}: the variable coal mine and steel works of a game.
-
-    The game's first random draw ``r = (a * (seed mod m) + c) mod m`` picks
-    placement ``r mod 9`` of ``data.variable_icons`` (reference facts,
-    ``variable_icons``).  The engine keeps the result as
-    :attr:`RouteContext.hex_icons` for the whole game.
-    """
-    vi = data.variable_icons
-    if not vi:
+    """hex -> {"K"} / {"S"}: the variable coal mine and steel works of a game seeded
+    ``seed`` (the first draw of the game's generator, :func:`rhineland.engine.rng.
+    pick_variable_icons`), as :attr:`RouteContext.hex_icons` wants them."""
+    if not data.variable_icons:
         return {}
-    a, c, m = data.rng
-    r = (a * (seed % m) + c) % m
-    coal_hex, steel_hex = vi["placements"][r % len(vi["placements"])]
-    icons = vi.get("icons", {})
-    out: dict[str, frozenset[str]] = {}
-    out[coal_hex] = out.get(coal_hex, frozenset()) | {icons.get("coal", COAL)}
-    out[steel_hex] = out.get(steel_hex, frozenset()) | {icons.get("steel", STEEL)}
-    return out
+    placement = pick_variable_icons(GameRandom(seed, data.rng), data.variable_icons)
+    return {h: frozenset(icons) for h, icons in placement.icons_by_hex().items()}
 
 
 def carried_icons(old_tile: Tile) -> frozenset[str]:

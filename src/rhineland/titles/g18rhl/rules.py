@@ -96,7 +96,6 @@ class Rhl(Title):
         game.state.extra["icons"] = placement.icons_by_hex()
         game.state.extra["newly_floated"] = []
         game.state.extra["rhe_link_bonus"] = 0
-        game.state.extra["eastern_ruhr_links"] = []
 
     def first_round(self, game: Game) -> Round:
         """The initial packet: a waterfall auction of the privates, cheapest first.
@@ -292,7 +291,8 @@ class Rhl(Title):
         return True
 
     def _special_token_price(self, entity: Corporation, private_sym: str) -> int:
-        return 0 if private_sym == "KEO" else entity.next_token_price
+        """The teleport token's price (M), as the board rules price it (KEO free, Tjt normal)."""
+        return self.board_rules.teleport_token_price(private_sym, entity.next_token_price)
 
     def _special_token_possible(self, game: Game, entity: Any, private_sym: str,
                                 hex_id: str) -> bool:
