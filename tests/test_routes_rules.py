@@ -542,8 +542,15 @@ def test_route_spec_from_export() -> None:
     spec = RouteSpec.from_export(
         {"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]], "nodes": ["K2-0"]}
     )
+    assert spec.train == "2-0"
     assert spec.connections == (("K2", "K4"), ("K4", "K6"))
-    assert opposite(0) == 3
+    assert spec.nodes == ("K2-0",)
+    bare = RouteSpec.from_export({"train": "3-1", "connections": [["K2", "K4"]]})
+    assert (bare.train, bare.nodes) == ("3-1", ())
+
+
+def test_opposite_edges() -> None:
+    assert [opposite(e) for e in range(6)] == [3, 4, 5, 0, 1, 2]
 
 
 # -- distance rules on synthetic visits --------------------------------------------------

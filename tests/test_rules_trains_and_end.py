@@ -112,8 +112,9 @@ def test_emergency_buy_never_from_another_company() -> None:
 def test_no_shares_sold_when_cash_suffices() -> None:
     """A president who with the company can pay for the cheapest train may not sell."""
     game = game_before(224)
-    with pytest.raises(GameError):
+    with pytest.raises(GameError, match="not obliged to buy a train") as err:
         game.process(SellShares(entity=13627, shares=("RhE_1",), percent=10))
+    assert err.value.rule == "train.emergency_sell"
 
 
 def test_bank_breaks_and_the_set_of_operating_rounds_is_finished() -> None:

@@ -132,12 +132,10 @@ def compute_connectivity(
     entity: str,
     rules: BoardRulesLike,
     override: Override | None = None,
-    extra_sources: tuple[NodeRef, ...] = (),
     stop_at: frozenset[PathRef] = frozenset(),
 ) -> Connectivity:
     """Walk ``entity``'s network (module docstring); ``override`` replaces one hex's tile.
 
-    ``extra_sources`` are further start nodes (e.g. a teleport destination).
     With ``stop_at``, the walk stops as soon as one of those paths is reached
     (the result then holds just what was walked so far; use it to ask "is one
     of these paths connected?").
@@ -162,7 +160,6 @@ def compute_connectivity(
             cities = geoms[hid].cities
             if ci < len(cities):
                 sources.append((hid, cities[ci]))
-    sources.extend(extra_sources)
     sources = list(dict.fromkeys(sources))
 
     walk = _Walk(board, entity, rules, links, geoms, tokens, stop_at)

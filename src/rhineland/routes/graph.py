@@ -116,11 +116,6 @@ class TrackGraph:
     out: list[list[Segment]] = field(default_factory=list)
     by_hexes: dict[tuple[str, ...], list[Segment]] = field(default_factory=dict)
 
-    @property
-    def segment_count(self) -> int:
-        """Number of directed segments."""
-        return sum(len(s) for s in self.out)
-
 
 def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
     """The hexes of some track units, sorted (for error messages)."""

@@ -8,7 +8,7 @@ dicts straight to :func:`rhineland.routes.run_revenue`) and gets one
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -176,5 +176,3 @@ class RouteResult:
 
 RouteInput = RouteSpec | Mapping[str, Any]
 """What :func:`run_revenue` accepts per route."""
-
-RouteInputs = Sequence[RouteInput]

@@ -101,7 +101,7 @@ Units: revenue in M (Mark).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from rhineland.errors import GameError
@@ -207,7 +207,7 @@ class Candidate:
     @property
     def key(self) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
         """Deterministic tie-break key: node ids, then the hexes of each segment."""
-        return self.nodes, tuple(s.hexes for s in self.segments)
+        return self.nodes, tuple([s.hexes for s in self.segments])
 
 
 class _Search:
@@ -587,8 +587,3 @@ def best_routes(game: Any, entity: str | None = None) -> RouteSet:
             ) from None
     ctx = game.title.route_context(game, ent)
     return search_routes(ctx)
-
-
-def with_trains(ctx: RouteContext, trains: tuple[str, ...]) -> RouteContext:
-    """``ctx`` with other trains (what-if analysis; train ids like ``"5-0"``)."""
-    return replace(ctx, trains=trains)
