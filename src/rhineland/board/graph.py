@@ -45,9 +45,6 @@ from rhineland.board.upgrades import TileGeometry, geometry
 if sys.getrecursionlimit() < 10_000:
     sys.setrecursionlimit(10_000)
 
-FIXED_COLORS = frozenset({"red", "gray", "blue"})
-"""Preprinted colours that link to a neighbour only where their track points at it."""
-
 NodeRef = tuple[str, int]
 """A revenue node on the map: ``(hex id, node part)``."""
 PathRef = tuple[str, int]
@@ -67,22 +64,12 @@ _LINKS: dict[int, tuple[MapSpec, dict[str, dict[int, str]]]] = {}
 
 
 def hex_links(spec: MapSpec) -> dict[str, dict[int, str]]:
-    """Per hex, edge -> neighbour hex that track may cross into (see module docstring)."""
+    """Per hex, edge -> neighbour hex that track may cross into
+    (:meth:`MapSpec.open_neighbors`, cached per map)."""
     got = _LINKS.get(id(spec))
     if got is not None and got[0] is spec:
         return got[1]
-    links: dict[str, dict[int, str]] = {}
-    for hid, h in spec.hexes.items():
-        out: dict[int, str] = {}
-        for edge, other in h.neighbors.items():
-            b = h.border(edge)
-            if b is not None and b.kind == "impassable":
-                continue
-            o = spec.hexes[other]
-            if o.tile.color in FIXED_COLORS and opposite(edge) not in o.tile.exits(0):
-                continue
-            out[edge] = other
-        links[hid] = out
+    links = {hid: spec.open_neighbors(hid) for hid in spec.hexes}
     _LINKS[id(spec)] = (spec, links)
     return links
 
