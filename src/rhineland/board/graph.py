@@ -35,11 +35,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from rhineland.board.board import Board
+from rhineland.board.board import Board, PlacedTile
 from rhineland.board.hexgrid import opposite
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile
-from rhineland.board.upgrades import TileGeometry, geometry
+from rhineland.board.upgrades import TileGeometry
 
 # a chain of track can be a few hundred paths long; the walk recurses along it
 if sys.getrecursionlimit() < 10_000:
@@ -90,8 +90,7 @@ class Connectivity:
 
     def city_connected(self, board: Board, hex_id: str, city_index: int) -> bool:
         """Whether city ``city_index`` of the tile on ``hex_id`` is reached."""
-        placed = board.tiles[hex_id]
-        cities = geometry(placed.tile, placed.rotation).cities
+        cities = board.tiles[hex_id].geometry.cities
         return city_index < len(cities) and (hex_id, cities[city_index]) in self.nodes
 
 
@@ -128,13 +127,11 @@ def compute_connectivity(
     of these paths connected?").
     """
     links = hex_links(board.spec)
-    geoms: dict[str, TileGeometry] = {
-        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
-    }
+    tiles: Mapping[str, PlacedTile] = board.tiles
     tokens: Mapping[tuple[str, int], list[str]] = board.tokens
     if override is not None:
         ov_hex = override[0]
-        geoms[ov_hex] = geometry(override[1], override[2])
+        tiles = {**board.tiles, ov_hex: PlacedTile(override[1], override[1].name, override[2])}
         tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
         for ci, syms in override[3].items():
             tokens[(ov_hex, ci)] = list(syms)
@@ -144,12 +141,12 @@ def compute_connectivity(
     ordered = sorted(tokens.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1]))
     for (hid, ci), syms in ordered:
         if entity in syms:
-            cities = geoms[hid].cities
+            cities = tiles[hid].geometry.cities
             if ci < len(cities):
                 sources.append((hid, cities[ci]))
     sources = list(dict.fromkeys(sources))
 
-    walk = _Walk(board, entity, rules, links, geoms, tokens, stop_at)
+    walk = _Walk(board, entity, rules, links, tiles, tokens, stop_at)
     for start in sources:
         walk.nodes.add(start)
         walk.hexes.setdefault(start[0], set()).update(links[start[0]])
@@ -184,7 +181,7 @@ class _Walk:
         entity: str,
         rules: BoardRulesLike,
         links: Mapping[str, Mapping[int, str]],
-        geoms: Mapping[str, TileGeometry],
+        tiles: Mapping[str, PlacedTile],
         tokens: Mapping[tuple[str, int], list[str]],
         stop_at: frozenset[PathRef],
     ) -> None:
@@ -192,7 +189,7 @@ class _Walk:
         self.entity = entity
         self.rules = rules
         self.links = links
-        self.geoms = geoms
+        self.tiles = tiles
         self.tokens = tokens
         self.stop_at = stop_at
         self.hexes: dict[str, set[int]] = {}
@@ -229,22 +226,26 @@ class _Walk:
             return
         self.visited_nodes.add(node)
         h, part = node
-        for pi in self.geoms[h].node_paths.get(part, ()):
-            self.path(h, pi, -1, converging, node)
+        visited = self.visited_paths
+        for pi in self.tiles[h].geometry.node_paths.get(part, ()):
+            if (h, pi) not in visited:
+                self.path(h, pi, -1, converging, node)
         if converging:
             self.visited_nodes.discard(node)
 
     def path(self, h: str, pi: int, skip: int, converging: bool, origin: NodeRef) -> None:
-        ref = (h, pi)
-        if ref in self.visited_paths:
-            return
-        g = self.geoms[h]
+        """Walk path ``pi`` of hex ``h`` (entered by edge ``skip``, -1 from a node),
+        then the paths beyond its nodes and edges; the caller checked that the
+        path is not visited."""
+        g = self.tiles[h].geometry
         path = g.paths[pi]
         edge_use = self.edge_use
         for e in path.edges:
             if (h, e) in edge_use:
                 return
-        self.visited_paths.add(ref)
+        ref = (h, pi)
+        visited = self.visited_paths
+        visited.add(ref)
         hl = self.links[h]
         if ref not in self.seen_paths:
             self.seen_paths.add(ref)
@@ -263,6 +264,7 @@ class _Walk:
                 nxt = (h, n)
                 if nxt != origin and not self.blocks(h, n, g):
                     self.node(nxt, converging)
+        gauge = path.gauge
         for e in path.edges:
             if e == skip:
                 continue
@@ -272,14 +274,14 @@ class _Walk:
             key = (h, e)
             edge_use.add(key)
             back = _OPPOSITE[e]
-            og = self.geoms[other]
+            og = self.tiles[other].geometry
             conv = converging or len(g.edge_paths[e]) > 1
             for npi in og.edge_paths.get(back, ()):
-                if og.paths[npi].gauge == path.gauge:
+                if og.paths[npi].gauge == gauge and (other, npi) not in visited:
                     self.path(other, npi, back, conv, origin)
             edge_use.discard(key)
         if converging:
-            self.visited_paths.discard(ref)
+            visited.discard(ref)
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
@@ -309,10 +311,7 @@ def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) 
     passed through.  The result's ``nodes`` are the nodes on every path walked.
     """
     links = hex_links(board.spec)
-    geoms: dict[str, TileGeometry] = {
-        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
-    }
-    walk = _Walk(board, entity, rules, links, geoms, board.tokens, frozenset())
+    walk = _Walk(board, entity, rules, links, board.tiles, board.tokens, frozenset())
     walk.nodes.add(start)
     walk.from_token(start, [start])
     return Connectivity(
