@@ -115,7 +115,8 @@ class TrackGraph:
     to the node; ``out[i]`` lists the segments leaving node ``i``;
     ``by_hexes`` maps a hex sequence (an export chain) to the segments walking
     exactly those hexes; ``reach[i]`` the hexes node ``i``'s walks entered or
-    tried to enter (what a tile change must touch to change ``out[i]``).
+    tried to enter (what a tile change must touch to change ``out[i]``);
+    ``node_ids`` the node id by ``(hex, part)``.
     ``tiles`` are the tiles the graph was built for.  Built by
     :func:`track_graph`; never mutated once built (board clones share it).
     """
@@ -128,6 +129,7 @@ class TrackGraph:
     out: list[list[Segment]] = field(default_factory=list)
     by_hexes: dict[tuple[str, ...], list[Segment]] = field(default_factory=dict)
     reach: list[frozenset[str]] = field(default_factory=list)
+    node_ids: dict[tuple[str, int], int] = field(default_factory=dict)
 
 
 def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
@@ -214,6 +216,10 @@ def _hex_nodes(h: str, placed: PlacedTile, first_id: int) -> list[RevenueNode]:
 def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGraph:
     """The graph of ``board``: from scratch (``old`` None), or ``old`` updated for
     the ``changed`` hexes (module docstring)."""
+    if old is not None:
+        rows = {h: _hex_nodes(h, board.tiles[h], 0) for h in changed}
+        if all(len(rows[h]) == len(old.by_hex.get(h, ())) for h in changed):
+            return _update_in_place(board, old, rows)
     graph = TrackGraph(version=board.version, tiles=dict(board.tiles))
     nodes = graph.nodes
     old_id: list[int | None] = []  # new id -> old id, None for a node walked again
@@ -240,7 +246,8 @@ def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGra
         graph.by_hex[h] = row
         for rn in row:
             graph.by_name[rn.name] = rn
-    walker = _Walker(board, {(rn.hex, rn.part): rn.id for rn in nodes})
+            graph.node_ids[(h, rn.part)] = rn.id
+    walker = _Walker(board, graph.node_ids)
     for rn, was in zip(nodes, old_id, strict=True):
         if was is not None and old is not None and changed.isdisjoint(old.reach[was]):
             segs = old.out[was]
@@ -255,6 +262,55 @@ def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGra
     for segs in graph.out:
         for seg in segs:
             graph.by_hexes.setdefault(seg.hexes, []).append(seg)
+    return graph
+
+
+def _update_in_place(
+    board: Board, old: TrackGraph, rows: dict[str, list[RevenueNode]]
+) -> TrackGraph:
+    """``old`` updated where every changed hex keeps its number of nodes (so no id
+    moves): the changed hexes' nodes take their predecessors' ids, and only the
+    nodes whose reach holds a changed hex are walked again."""
+    graph = TrackGraph(
+        version=board.version,
+        tiles=dict(board.tiles),
+        nodes=list(old.nodes),
+        by_name=dict(old.by_name),
+        by_hex=dict(old.by_hex),
+        out=list(old.out),
+        by_hexes=dict(old.by_hexes),
+        reach=list(old.reach),
+        node_ids=dict(old.node_ids),
+    )
+    for h, row in rows.items():
+        if not row:
+            continue
+        first = old.by_hex[h][0].id
+        for prev in old.by_hex[h]:
+            del graph.by_name[prev.name]
+            del graph.node_ids[(h, prev.part)]
+        row = [replace(rn, id=first + k) for k, rn in enumerate(row)]
+        graph.by_hex[h] = row
+        for rn in row:
+            graph.nodes[rn.id] = rn
+            graph.by_name[rn.name] = rn
+            graph.node_ids[(h, rn.part)] = rn.id
+    changed = rows.keys()
+    again = [i for i, reach in enumerate(old.reach) if not changed.isdisjoint(reach)]
+    if not again:
+        return graph
+    walker = _Walker(board, graph.node_ids)
+    starts = {graph.nodes[i].hex for i in again}
+    for h in starts:  # every chain from these hexes is listed again below
+        for rn in old.by_hex.get(h, ()):
+            for seg in old.out[rn.id]:
+                graph.by_hexes.pop(seg.hexes, None)
+    for i in again:
+        graph.out[i], graph.reach[i] = walker.segments_from(graph.nodes[i])
+    for h in starts:
+        for rn in graph.by_hex[h]:
+            for seg in graph.out[rn.id]:
+                graph.by_hexes.setdefault(seg.hexes, []).append(seg)
     return graph
 
 
