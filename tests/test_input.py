@@ -241,6 +241,19 @@ def test_run_routes_nodes_disagree_with_connections() -> None:
         'connections start and end in (I10, K6), found ["I10-0","K8-0"]')
 
 
+def test_buy_train_of_a_type_the_title_does_not_have() -> None:
+    assert one_error(set_field(32, "variant", "9")) == (
+        'action 33 (buy_train): variant: expected a train type of this 18Rhl game '
+        '(2, 3, 4, 5, 6, 8), found "9"')
+
+
+def test_readme_error_example_is_what_the_command_prints() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    shown = next(line.strip() for line in readme.splitlines()
+                 if line.strip().startswith("error: action 32 (lay_tile)"))
+    assert "error: " + one_error(set_field(LAY_TILE, "rotation", 99)) == shown
+
+
 # -- unclear messages and exit statuses --------------------------------------------------------
 @pytest.mark.parametrize("count", [0, 1, 12])
 def test_player_count_the_title_does_not_allow(count: int) -> None:

@@ -75,6 +75,7 @@ class Refs:
     companies: frozenset[str]
     shares: frozenset[str]
     trains: frozenset[str]
+    variants: frozenset[str]
     hexes: frozenset[str]
     tiles: frozenset[str]
     preprinted: frozenset[str]
@@ -93,6 +94,7 @@ class Refs:
                 f"{c.sym}_{i}" for c in data.corporations for i in range(len(c.shares))
             ),
             trains=frozenset(tid for t in data.trains for tid in t.ids),
+            variants=frozenset(t.name for t in data.trains),
             hexes=frozenset(data.map.hexes),
             tiles=frozenset(data.tiles),
             preprinted=frozenset(h.preprinted_id for h in data.map.hexes.values()),
@@ -118,6 +120,7 @@ _KINDS = {
     "companies": "a private company",
     "shares": "a certificate id SYM_i",
     "trains": "a train id",
+    "variants": "a train type",
     "hexes": "a hex",
     "tiles": "a tile",
     "share_prices": "a stock market cell 'price,row,col'",
@@ -275,7 +278,7 @@ EXPECT: dict[str, str] = {
     "tokener": "a corporation or minor symbol",
     "train": "a train id <type>-<n>",
     "exchange": "a train id <type>-<n>",
-    "variant": "a train variant name",
+    "variant": "a train type",
     "shell": "a string",
     "kind": "'payout', 'withhold' or 'half'",
     "description": "a string",
@@ -597,7 +600,7 @@ class BuyTrain(Action):
     PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"slots", "extra_due"})
     train: TrainId
     price: Money
-    variant: Text | None = None
+    variant: Annotated[str, Strict(), _known("variants")] | None = None
     exchange: TrainId | None = None
     shell: Text | None = None
 
