@@ -218,7 +218,7 @@ def test_unknown_entity() -> None:
 def test_place_token_with_a_hex_field() -> None:
     assert one_error(set_field(PLACE_TOKEN, "hex", "Q99")) == (
         "action 62 (place_token): hex: expected no such field (place_token has city, slot, "
-        "tokener, token_type besides type, entity, entity_type, id, created_at, user, "
+        "tokener, cost, token_type besides type, entity, entity_type, id, created_at, user, "
         'auto_actions), found "Q99"')
 
 
@@ -276,6 +276,14 @@ def test_bid_on_nothing() -> None:
     assert one_error(drop_field(BID, "company")) == (
         "action 1 (bid): company: expected one of company, minor or corporation "
         "(what is bid on), found nothing")
+
+
+def test_reference_fields_we_do_not_model_are_kept() -> None:
+    """A field the reference writes for this action type but rhineland does not model
+    (here a lay's ``combo_entities``) is accepted and written back unchanged."""
+    data = set_field(LAY_TILE, "combo_entities", ["PWB"])
+    action = parse_export(data).actions[LAY_TILE]
+    assert action.to_json() == data["actions"][LAY_TILE]
 
 
 def test_bad_auto_action_names_the_outer_action() -> None:

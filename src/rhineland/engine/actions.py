@@ -514,7 +514,9 @@ class Par(Action):
     """Start ``corporation`` at par cell ``share_price`` = ``"price,row,col"``."""
 
     TYPE: ClassVar[str] = "par"
-    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"slot", "purchase_for"})
+    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({
+        "slot", "purchase_for_type", "purchase_for", "borrow_from_type", "borrow_from",
+    })
     corporation: CorpSym
     share_price: SharePrice
 
@@ -548,6 +550,7 @@ class LayTile(Action):
     """Lay tile copy ``tile`` on ``hex`` with ``rotation``."""
 
     TYPE: ClassVar[str] = "lay_tile"
+    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"combo_entities"})
     hex: HexId
     tile: TileId
     rotation: Rotation
@@ -558,7 +561,7 @@ class PlaceToken(Action):
     """Place a station token in ``city`` (``"<tile id>-<part>"``), slot ``slot``."""
 
     TYPE: ClassVar[str] = "place_token"
-    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"token_type"})
+    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"token_type", "cost"})
     city: CityId
     slot: Slot
     tokener: Text | None = None
@@ -597,7 +600,7 @@ class BuyTrain(Action):
     """Buy ``train`` for ``price`` M (``variant`` set when bought from the depot)."""
 
     TYPE: ClassVar[str] = "buy_train"
-    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"slots", "extra_due"})
+    PASSTHROUGH: ClassVar[frozenset[str]] = frozenset({"slots", "extra_due", "warranties"})
     train: TrainId
     price: Money
     variant: Annotated[str, Strict(), _known("variants")] | None = None
