@@ -8,6 +8,7 @@ and replays an export to a chosen action.  Tests that use them carry the
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from rhineland.engine.actions import Action
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
 from rhineland.io.export import Export, load_export, read_json, replay
+from rhineland.io.state_view import game_state
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -92,3 +94,22 @@ def check_invariants(game: Game, start_money: int) -> None:
         assert corp.cash >= 0 or game.data.title == "18Rhl", f"{corp.sym} has {corp.cash}M"
     if not game.bank.broken:
         assert game.bank.cash >= 0
+
+
+def fingerprint(game: Game) -> Any:
+    """Everything a caller can see: the trace-shaped state, every cash amount, the log,
+    and whose turn it is in which step."""
+    rnd = game.state.round
+    current = rnd.current_entity(game) if rnd is not None else None
+    return (
+        copy.deepcopy(game_state(game)),
+        [(p.id, p.cash, list(p.companies)) for p in game.players],
+        {s: (c.cash, [t.id for t in c.trains], list(c.tokens))
+         for s, c in game.corporations.items()},
+        game.bank.cash,
+        len(game.log),
+        len(game.actions),
+        rnd.label if rnd is not None else None,
+        rnd.step_name(game) if rnd is not None else None,
+        getattr(current, "id", getattr(current, "sym", None)),
+    )
