@@ -1,0 +1,91 @@
+"""18Rhl: whose turn it is (auctions, operating order, steps, discards), with real values.
+
+Each case is a rule the reference engine applies and that the later reference games
+(``generated2``, ``released``) showed: positions come from a new game driven through
+the public API or from a reference game replayed to an action id, and the expected
+values are the reference trace's.
+"""
+
+from __future__ import annotations
+
+from play import label
+from reference import ReferenceGames, needs_shared
+from rhineland.engine.actions import Bid, Pass
+from rhineland.engine.game import Game
+from rhineland.titles import get_title
+
+PLAYERS4 = [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")]
+REF = ReferenceGames("18Rhl")
+
+
+def new_game() -> Game:
+    return Game(get_title("18Rhl"), PLAYERS4, seed=1)
+
+
+def current_id(game: Game) -> object:
+    entity = game.round.current_entity(game)
+    return getattr(entity, "id", None) or getattr(entity, "sym", None)
+
+
+# -- the waterfall auction: the lowest bidder acts ---------------------------------------
+
+
+def test_auction_of_three_bidders_is_led_by_the_lowest_bid() -> None:
+    """Several bids on the item that comes up: the lowest bidder raises or drops out,
+    whatever the seat order (here P2, who is not next after the high bidder P3)."""
+    game = new_game()
+    game.process(Bid(entity=1, company="KEO", price=35))
+    game.process(Bid(entity=2, company="KEO", price=40))
+    game.process(Pass(entity=3))
+    game.process(Pass(entity=4))
+    game.process(Bid(entity=1, company="KEO", price=45))  # P1's bid is now 45M
+    game.process(Pass(entity=2))
+    game.process(Bid(entity=3, company="KEO", price=50))
+    game.process(Bid(entity=4, company="PWB", price=20))  # KEO comes up: P2 40, P1 45, P3 50
+    assert label(game) == "Auction 1"
+    assert current_id(game) == 2
+    game.process(Bid(entity=2, company="KEO", price=55))  # now P1 45 is the lowest
+    assert current_id(game) == 1
+    game.process(Pass(entity=1))  # P3 50, P2 55
+    assert current_id(game) == 3
+    game.process(Pass(entity=3))
+    assert game.private("KEO").owner == 2 and game.player(2).cash == 450 - 55
+    # the auction over, the turn goes on after the player who bought the cheapest item
+    assert current_id(game) == 1
+
+
+@needs_shared
+def test_auction_lowest_bidder_in_a_reference_game() -> None:
+    """generated2 g401, action 30: NLK bought, RhE comes up with bids 1002 145M, 1001
+    155M, 1004 160M: 1002 acts (the trace), not 1001 (next after the high bidder)."""
+    game = REF.position("generated2/g401", 30)
+    assert current_id(game) == 1002
+    assert REF.trace_entry("generated2/g401", 30)["current"]["id"] == "1002"
+
+
+def test_auction_all_pass_until_the_cheapest_is_free_then_the_next_player_takes_it() -> None:
+    """Every player passing in a row drops PWB's price by 5M; at 0M the player after
+    the last one to pass takes it for free and the turn goes on after them."""
+    game = new_game()
+    for _ in range(3):
+        for pid in (1, 2, 3, 4):
+            game.process(Pass(entity=pid))
+    for pid in (1, 2, 3):
+        game.process(Pass(entity=pid))
+    assert game.private("PWB").owner is None
+    game.process(Pass(entity=4))  # 20M -> 0M: P1 takes PWB
+    assert game.private("PWB").owner == 1 and game.player(1).cash == 450
+    assert current_id(game) == 2
+
+
+def test_auction_all_pass_after_the_cheapest_is_sold_pays_the_privates_income() -> None:
+    """Once PWB is sold, a full lap of passes drops no price: the privates pay their
+    income (PWB 5M to P1) and the turn goes on."""
+    game = new_game()
+    game.process(Bid(entity=1, company="PWB", price=20))
+    for pid in (2, 3, 4, 1):
+        game.process(Pass(entity=pid))
+    assert game.player(1).cash == 450 - 20 + 5
+    assert current_id(game) == 2
+    game.process(Bid(entity=2, company="KEO", price=30))  # KEO still at its face value
+    assert game.private("KEO").owner == 2 and game.player(2).cash == 420
