@@ -31,6 +31,9 @@ GAMES_18RHL = [
 ] + [
     (f"generated2/18Rhl/18Rhl_g{n}.json", f"generated2/18Rhl_g{n}.trace.json")
     for n in ("407", "421")
+] + [
+    (f"released/18Rhl/18Rhl_g{n}.json", f"released/18Rhl_g{n}.trace.json")
+    for n in ("09",)
 ]
 
 

@@ -8,9 +8,12 @@ values are the reference trace's.
 
 from __future__ import annotations
 
-from play import label
+import pytest
+
+from play import co, label, step
 from reference import ReferenceGames, needs_shared
-from rhineland.engine.actions import Bid, Pass
+from rhineland import GameError
+from rhineland.engine.actions import Bid, LayTile, Pass, PlaceToken
 from rhineland.engine.game import Game
 from rhineland.titles import get_title
 
@@ -89,3 +92,65 @@ def test_auction_all_pass_after_the_cheapest_is_sold_pays_the_privates_income() 
     assert current_id(game) == 2
     game.process(Bid(entity=2, company="KEO", price=30))  # KEO still at its face value
     assert game.private("KEO").owner == 2 and game.player(2).cash == 420
+
+
+# -- the special-token step after a private's teleport lay ------------------------------
+
+
+@needs_shared
+def test_special_token_step_follows_a_teleport_the_company_cannot_pay_for() -> None:
+    """generated2 g416 action 189: GVE (35M, one token left, its next token costs more)
+    upgrades F9 with Trajektanstalt in its route step: the special-token step follows;
+    a token is refused for want of cash, a pass goes back to the route step."""
+    game = REF.position("generated2/g416", 189)
+    gve = game.corporation("GVE")
+    assert gve.cash == 35 and gve.tokens_left == 1 and gve.next_token_price > 35
+    assert step(game) == "special_token" and current_id(game) == "GVE"
+    with pytest.raises(GameError, match="the token costs") as err:
+        game.process(PlaceToken(**co("GVE"), city="X922-0-0", slot=0))
+    assert err.value.rule == "token.cash"
+    game.process(Pass(**co("GVE")))
+    assert step(game) == "route" and game.corporation("GVE").cash == 35
+
+
+@needs_shared
+def test_no_special_token_step_where_the_company_has_a_token() -> None:
+    """generated2 g403 action 78: RhE upgrades I10, where it has its token, with
+    Trajektanstalt: no special-token step, the token step goes on (the trace)."""
+    before = REF.position("generated2/g403", 77)
+    assert any(h == "I10" for h, _ in before.corporation("RhE").tokens)
+    game = REF.position("generated2/g403", 78)
+    assert step(game) == "token"
+
+
+@needs_shared
+def test_another_private_lays_during_the_special_token_step() -> None:
+    """generated2 g404 actions 167-169: BME upgrades D9 with Trajektanstalt; during the
+    special-token step its president lays J13 with Seilzuganlage (an extra lay, open
+    all turn): the token decision stays pending, then BME passes it."""
+    game = REF.position("generated2/g404", 167)
+    assert step(game) == "special_token"
+    game.process(REF.action("generated2/g404", 168))
+    assert game.board.tile_at("J13").tile.name == "9"
+    assert step(game) == "special_token" and current_id(game) == "BME"
+    with pytest.raises(GameError, match="token on D9 or pass"):  # only the token decision
+        game.process(LayTile(entity="BME", entity_type="corporation", hex="K12",
+                             tile="8-0", rotation=0))
+    game.process(Pass(**co("BME")))
+    assert step(game) != "special_token"
+
+
+# -- receivership: the train step may be passed -----------------------------------------
+
+
+@needs_shared
+def test_company_in_receivership_may_pass_its_train_buy() -> None:
+    """generated2 g416 action 211: GVE, in receivership (president's certificate in the
+    market), has no train and 66M; its train step offers a pass (no president pays
+    toward a train), which ends its turn."""
+    game = REF.position("generated2/g416", 210)
+    gve = game.corporation("GVE")
+    assert gve.receivership and not gve.trains and gve.cash == 66
+    assert step(game) == "buy_train" and current_id(game) == "GVE"
+    game.process(Pass(**co("GVE")))
+    assert current_id(game) == "RhE" and step(game) == "track"
