@@ -154,3 +154,26 @@ def test_company_in_receivership_may_pass_its_train_buy() -> None:
     assert step(game) == "buy_train" and current_id(game) == "GVE"
     game.process(Pass(**co("GVE")))
     assert current_id(game) == "RhE" and step(game) == "track"
+
+
+# -- train discards: every company over the limit, in any order --------------------------
+
+
+@needs_shared
+def test_companies_over_the_train_limit_discard_in_any_order() -> None:
+    """generated2 g412 actions 291-293: the first 5-train (limit 2) leaves CME and CCE
+    with 3 trains each.  CME, first in the charter order, is shown as current, but CCE
+    may discard first; nothing else is possible until both have discarded."""
+    game = REF.position("generated2/g412", 291)
+    assert step(game) == "discard_train" and current_id(game) == "CME"
+    with pytest.raises(GameError, match="must discard a train first") as err:
+        game.process(LayTile(entity="CME", entity_type="corporation", hex="I8",
+                             tile="46-0", rotation=4))
+    assert err.value.rule == "train.discard"
+    game.process(REF.action("generated2/g412", 292))  # CCE discards its 4-0
+    assert [t.id for t in game.corporation("CCE").trains] == ["3-3", "3-2"]
+    assert step(game) == "discard_train" and current_id(game) == "CME"
+    with pytest.raises(GameError, match="must discard a train first"):
+        game.process(REF.action("generated2/g412", 292))  # CCE is within the limit now
+    game.process(REF.action("generated2/g412", 293))  # CME discards its 4-2
+    assert step(game) == "track" and current_id(game) == "CME"
