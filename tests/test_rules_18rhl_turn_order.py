@@ -94,6 +94,29 @@ def test_auction_all_pass_after_the_cheapest_is_sold_pays_the_privates_income() 
     assert game.private("KEO").owner == 2 and game.player(2).cash == 420
 
 
+# -- the end of a stock round: rises in operating order ----------------------------------
+
+
+@needs_shared
+def test_sold_out_rise_keeps_the_order_of_arrival_in_a_cell() -> None:
+    """released g02 action 589 (end of SR 19): ADR and GVE, both sold out, share the
+    50M cell (5, 0), GVE arrived there first.  Both rise to 55M (4, 0) in operating
+    order, so GVE arrives first again and operates before ADR in OR 19.1 and later
+    (the trace: GVE's turn after RhE's at action 605)."""
+    before = REF.position("released/g02", 588)
+    adr, gve = before.corporation("ADR"), before.corporation("GVE")
+    assert adr.share_price is not None and gve.share_price is not None
+    assert (adr.share_price.row, adr.share_price.col) == (gve.share_price.row,
+                                                          gve.share_price.col) == (5, 0)
+    arrival = before.state.cell_order
+    assert arrival["GVE"] < arrival["ADR"]
+    game = REF.position("released/g02", 589)
+    order = game.round.order
+    assert order.index("GVE") == order.index("ADR") - 1
+    game = REF.position("released/g02", 605)
+    assert current_id(game) == "GVE"
+
+
 # -- the special-token step after a private's teleport lay ------------------------------
 
 

@@ -472,8 +472,9 @@ class Rhl(Title):
                 )
 
     # -- stock round end and priority ------------------------------------------------------
-    def reorder_players(self, game: Game, rnd: StockRound) -> None:
-        """End of SR: each company floated this SR before phase 5 moves up a row, then priority.
+    def end_stock_round(self, game: Game, rnd: StockRound) -> None:
+        """End of SR: each company floated this SR before phase 5 moves up a row (in the
+        order they floated), then the sold-out rise and the priority deal (default).
 
         Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
         (h).  Priority to the richest player: docs/rules-differences.md (j).
@@ -482,7 +483,7 @@ class Rhl(Title):
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)
         game.state.extra["newly_floated"] = []
-        super().reorder_players(game, rnd)
+        super().end_stock_round(game, rnd)
 
     def order_after_auction(self, game: Game, rnd: Round) -> None:
         """SR1 starts with the player with the most cash (seed 000; oracle traces)."""
