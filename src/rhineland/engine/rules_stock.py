@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
-from rhineland.engine.shares import give, move_price, set_price, sold_percent
+from rhineland.engine.shares import (
+    give,
+    move_price,
+    operating_order_key,
+    set_price,
+    sold_percent,
+)
 from rhineland.engine.titledata import MarketCell
 from rhineland.errors import GameError
 
@@ -243,16 +249,17 @@ class StockRules:
 
     def sold_out_order(self, game: Game) -> list[Corporation]:
         """Corporations whose price rises at the end of the SR: floated, open, and
-        100% held by players (none left in the IPO or the market)."""
-        return [
+        100% held by players (none left in the IPO or the market), in operating order
+        (so of two in one cell the one that arrived first arrives first above)."""
+        sold_out = [
             c for c in game.corporations.values()
             if c.floated and not c.closed and sold_percent(c) == 100
         ]
+        return sorted(sold_out, key=lambda c: operating_order_key(game, c))
 
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
         """Rotate the player order so that the priority deal holder
-        (:meth:`priority_player`) goes first.  Title hook; 18Rhl first moves newly
-        floated corporations' prices up."""
+        (:meth:`priority_player`) goes first.  Title hook."""
         first = self.priority_player(game)
         order = game.state.players
         i = order.index(first)
