@@ -841,7 +841,10 @@ def test_eva_is_the_only_private_bought_from_another_player() -> None:
     assert game.private("EVA").owner == 1002 and game.private("BKB").owner == 1002
     assert rejected(game, BuyCompany(entity=1003, company="BKB", price=180)) == (
         "stock.company")
-    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=100)) == (
+    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=0)) == (
+        "stock.company_price")
+    buyer_cash = game.player(1003).cash
+    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=buyer_cash + 1)) == (
         "stock.company_price")
     before, bank = cash(game), game.bank.cash
     game.process(BuyCompany(entity=1003, company="EVA", price=150))
@@ -849,6 +852,59 @@ def test_eva_is_the_only_private_bought_from_another_player() -> None:
     assert "EVA" in game.player(1003).companies and "EVA" not in game.player(1002).companies
     assert cash(game) == before | {1003: before[1003] - 150}  # 1002 receives nothing
     assert game.bank.cash == bank + 150
+
+
+@needs_shared
+def test_eva_in_a_stock_round_costs_what_the_buyer_names() -> None:
+    """EVA (issue 9): in a stock round the buyer names any price from 1M to their cash,
+    paid to the bank.  generated2 g513 action 163: 1001 buys EVA from 1003 for 1M."""
+    game = position("generated2/g513", 162)
+    assert game.private("EVA").owner == 1003 and current(game) == 1001
+    before, bank = cash(game), game.bank.cash
+    game.process(BuyCompany(entity=1001, company="EVA", price=1))
+    assert game.private("EVA").owner == 1001 and current(game) == 1002  # the turn's buy
+    assert cash(game) == before | {1001: before[1001] - 1} and game.bank.cash == bank + 1
+
+
+@needs_shared
+def test_eva_may_be_bought_from_a_player_at_any_point_of_an_or_turn() -> None:
+    """EVA in the OR (issue 9): the company-purchase step is open all turn (not blocking):
+    in the track step (released g30 action 35) or the buy-train step (generated2 g504
+    action 12) the operating company's owner buys EVA from another player for 1M up to
+    their cash, paid to the seller; the step stays where it was."""
+    game = position("released/g30", 34)
+    assert (step(game), current(game), game.private("EVA").owner) == ("track", "KBE", 1001)
+    assert cash(game) == {1001: 40, 1002: 60}
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=0)) == (
+        "or.company_price")
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=61)) == (
+        "or.company_price")
+    assert rejected(game, BuyCompany(**mi("KBE"), company="HdSK", price=10)) == (
+        "or.buy_company")
+    assert rejected(game, BuyCompany(**mi("EKB"), company="EVA", price=10)) == "turn.order"
+    game.process(BuyCompany(**mi("KBE"), company="EVA", price=60))
+    assert (step(game), current(game), game.private("EVA").owner) == ("track", "KBE", 1002)
+    assert cash(game) == {1001: 100, 1002: 0} and game.minors["KBE"].cash == 220
+    assert "EVA" in game.player(1002).companies and "EVA" not in game.player(1001).companies
+    # the owner's own company cannot buy it back from them
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=1)) == "or.step"
+    game = position("generated2/g504", 11)
+    assert (step(game), current(game)) == ("buy_train", "EKB")
+    game.process(fixture_action("generated2/g504", 12))
+    assert (step(game), current(game)) == ("buy_train", "EKB")
+
+
+@needs_shared
+def test_a_trainless_minor_owner_adds_what_it_lacks_for_another_company_train() -> None:
+    """Assisted buy (issue 9): a minor without trains buying a train from another company
+    for more than it has gets the rest from its owner.  generated2 g516 action 71: EKB
+    (40M) buys RAG's 3-1 for 52M; 1001 adds 12M."""
+    game = position("generated2/g516", 70)
+    assert (step(game), current(game), game.minors["EKB"].cash) == ("buy_train", "EKB", 40)
+    game.process(BuyTrain(**mi("EKB"), train="3-1", price=52))
+    assert game.player(1001).cash == 68 and game.minors["EKB"].cash == 0
+    assert game.corporation("RAG").cash == 102 and [t.id for t in game.minors["EKB"].trains] == [
+        "3-1"]
 
 
 @needs_shared

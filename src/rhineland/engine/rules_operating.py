@@ -20,6 +20,7 @@ from rhineland.routes.graph import track_graph
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.engine.steps import Step
 
 
 class OperatingRules:
@@ -111,6 +112,12 @@ class OperatingRules:
         if sym in game.corporations:
             return game.corporations[sym]
         return game.minors[sym]
+
+    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """The non-blocking steps open during the whole of ``entity``'s OR turn, tried
+        in order before the current step.  Title hook; default: none (1893: buying EVA
+        from another player)."""
+        return ()
 
     def operating_steps(self, game: Game, entity: Any) -> tuple[str, ...]:
         """The steps of ``entity``'s OR turn in order: track, token, route, dividend,

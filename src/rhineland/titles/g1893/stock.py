@@ -27,6 +27,7 @@ from rhineland.titles.g1893.constants import (
     PRIVATES,
     is_bond,
 )
+from rhineland.titles.g1893.steps import EVA_MIN_PRICE
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -176,16 +177,19 @@ class CologneStock(Title):
     def buy_eva_from_player(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
-        """EVA is the only private that changes hands between players (seed 001); the
-        reference engine has the buyer pay its face value to the bank."""
+        """EVA is the only private that changes hands between players (seed 001); in a
+        stock round the buyer names a price from 1M to their cash and pays it to the bank
+        (reference engine; docs/rules-differences.md 1893 (g))."""
         eva = game.private("EVA")
-        price = eva.spec.value
-        if action.price != price:
-            raise GameError(f"EVA costs {price}M, not {action.price}M", "stock.company_price")
+        price = action.price
+        if not EVA_MIN_PRICE <= price <= player.cash:
+            raise GameError(
+                f"EVA's price must be between {EVA_MIN_PRICE}M and {player.name}'s "
+                f"{player.cash}M, not {price}M",
+                "stock.company_price",
+            )
         if rnd.bought_this_turn:
             raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
-        if player.cash < price:
-            raise GameError(f"{player.name} has {player.cash}M, EVA costs {price}M", "stock.cash")
         seller = game.player(int(eva.owner))  # type: ignore[arg-type]
         seller.companies.remove("EVA")
         game.pay(player, game.bank, price)
