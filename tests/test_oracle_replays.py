@@ -65,7 +65,7 @@ GAMES_1893 = [("1893/1893_end_bank.json", "1893_end_bank.trace.json")] + [
     for n in ("30",)
 ] + [
     (f"generated2/1893/1893_g{n}.json", f"generated2/1893_g{n}.trace.json")
-    for n in ("507", "510")
+    for n in ("503", "506", "507", "509", "510", "512", "513", "518", "519", "521", "522")
 ]
 
 

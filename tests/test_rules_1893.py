@@ -908,6 +908,58 @@ def test_a_trainless_minor_owner_adds_what_it_lacks_for_another_company_train() 
 
 
 @needs_shared
+def test_companies_over_the_limit_discard_minors_first_in_any_order() -> None:
+    """Discards after a phase change (issue 9): every company over its new train limit
+    must discard before play goes on; minors are listed first, then corporations (data
+    order), and they may discard in any order.  generated2 g521 action 133: RSE's 5-0
+    starts phase 5, KBE (a minor) is current before DE; generated2 g518 actions 160-162:
+    BKB discards while KBE is shown, then KBE, and RAG's turn goes on."""
+    game = position("generated2/g521", 133)
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    game.process(fixture_action("generated2/g521", 134))
+    assert (step(game), current(game)) == ("discard_train", "DE")
+    game = position("generated2/g518", 160)
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    assert rejected(game, DiscardTrain(**mi("EKB"), train="3-3")) == "train.discard"
+    game.process(DiscardTrain(**mi("BKB"), train="3-0"))
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    game.process(DiscardTrain(**mi("KBE"), train="3-2"))
+    assert (step(game), current(game)) == ("buy_train", "RAG")
+
+
+@needs_shared
+def test_a_bond_sold_cannot_be_bought_back_in_the_same_stock_round() -> None:
+    """Bonds (issue 9): a player who sold a bond in a stock round buys no bond in that
+    round; with nothing else left to do their turn ends after a sale.  generated2 g521:
+    1002 sells AdSK-2 at action 420 (SR 9); at action 452 1002 (2367M) sells RAG_1 and,
+    with no sale or buy left but a bond, 1001 is to act."""
+    game = position("generated2/g521", 451)
+    assert (label(game), current(game)) == ("SR 9", 1002)
+    assert game.title.next_bond(game) == ["AdSK-3"]  # type: ignore[attr-defined]
+    assert rejected(game, BuyCompany(entity=1002, company="AdSK-3", price=100)) == (
+        "stock.bond_buy_back")
+    game.process(fixture_action("generated2/g521", 452))
+    assert current(game) == 1001
+
+
+@needs_shared
+def test_a_player_offers_only_bundles_the_market_takes() -> None:
+    """Selling (issue 9): the bundles a player may sell are their holdings smallest first,
+    the president's certificate last (a bundle with it may keep back 10% steps); a
+    player with no bundle that fits in the market pool and nothing to buy is skipped.
+    generated2 g509 action 331: 1002 (8M) holds AGV's president's 20% and the 20%
+    double certificate; AGV's pool holds 40%, so even 30% does not fit: 1001 goes on."""
+    game = position("generated2/g509", 330)
+    game.process(fixture_action("generated2/g509", 331))
+    assert current(game) == 1001
+    p2 = game.player(1002)
+    agv = game.corporation("AGV")
+    assert sorted(c.percent for c in agv.certs_of(1002)) == [20, 20]
+    assert game.title.sale_bundle_percents(game, p2, agv) == [20, 40, 30]
+    assert not game.title.can_sell_any(game, game.round, p2)  # type: ignore[arg-type]
+
+
+@needs_shared
 def test_eva_closes_with_the_first_6_train() -> None:
     """EVA (issue 8): EVA closes when the first 6-train is bought.  g07 action 254: DE
     buys 6-0 (trading in 4-3)."""

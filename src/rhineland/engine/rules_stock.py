@@ -204,9 +204,9 @@ class StockRules:
         return True
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
-        """Whether ``player`` can sell anything now: before buying, an operated
-        corporation, room in the market pool (the president's certificate only if
-        another player can take over).  Title hook; 1893 adds bonds, none in SR 1."""
+        """Whether ``player`` can sell anything now: before buying, a bundle of an operated
+        corporation that fits in the market pool (:meth:`sale_bundle_percents`).  Title
+        hook; 1893 adds bonds, none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)
@@ -214,17 +214,30 @@ class StockRules:
             if not corp.operated or corp.closed:
                 continue
             room = limit - corp.percent_of(MARKET)
-            for cert in corp.certs_of(player.id):
-                if not cert.president:
-                    if cert.percent <= room:
-                        return True
-                    continue
-                # the president's certificate: only if another player can take over,
-                # and then 10% of it goes to the market
-                others = [p for p in game.seat_order() if p is not player]
-                if room >= 10 and any(corp.percent_of(p.id) >= cert.percent for p in others):
-                    return True
+            if any(p <= room for p in self.sale_bundle_percents(game, player, corp)):
+                return True
         return False
+
+    def sale_bundle_percents(self, game: Game, player: Player, corp: Corporation) -> list[int]:
+        """The percents ``player`` may offer for sale in ``corp`` (the reference engine's
+        bundles): the holdings smallest first, the president's certificate last, each
+        prefix a bundle; a bundle with the president's certificate may also keep back
+        10% steps of it, and is offered only if another player holds at least that
+        certificate's percent (to take the presidency)."""
+        certs = sorted(corp.certs_of(player.id), key=lambda c: (c.president, c.percent))
+        out: list[int] = []
+        total = 0
+        for cert in certs:
+            total += cert.percent
+            if not cert.president:
+                out.append(total)
+                continue
+            others = max(
+                (corp.percent_of(p.id) for p in game.seat_order() if p is not player), default=0
+            )
+            if others >= cert.percent:
+                out.extend(total - 10 * k for k in range(cert.percent // 10))
+        return out
 
     # -- round flow --------------------------------------------------------------------------
     def start_stock_round(self, game: Game, rnd: StockRound) -> None:

@@ -240,13 +240,18 @@ class OperatingRound(Round):
         )
 
     def _discard(self, game: Game, action: Action) -> None:
-        sym = self.pending_discards[0]
+        """Every company over its train limit discards before play goes on; they may do
+        so in any order (the first one is shown as current)."""
+        if not isinstance(action, DiscardTrain) or action.entity not in self.pending_discards:
+            raise GameError(
+                f"{' and '.join(self.pending_discards)} must discard a train first",
+                "train.discard",
+            )
+        sym = str(action.entity)
         entity: Corporation | Minor = game.title.operator(game, sym)
-        if not isinstance(action, DiscardTrain) or action.entity != sym:
-            raise GameError(f"{sym} must discard a train first", "train.discard")
         game.title.discard_train(game, entity, action.train)
         if not game.title.over_train_limit(game, entity):
-            self.pending_discards.pop(0)
+            self.pending_discards.remove(sym)
         if not self.pending_discards and self.deferred_start:
             self.deferred_start = False
             self._start_entity(game)

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
 
+BONDS = "AdSK"
+"""The bonds' key in a stock round's record of what each player sold (``rnd.sold``)."""
+
 
 class CologneStock(Title):
     """Stock-round hooks of :class:`rhineland.titles.g1893.rules.Cologne`."""
@@ -147,10 +150,17 @@ class CologneStock(Title):
     ) -> None:
         """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
 
-        One buy per turn.  Raises ``GameError`` [``stock.company``, ``stock.one_buy``,
+        One buy per turn, and no bond after selling one in the same round (the bonds are
+        one "corporation" sold that round, reference engine).  Raises ``GameError``
+        [``stock.company``, ``stock.one_buy``, ``stock.bond_buy_back``,
         ``stock.company_price``, ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
+        if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
+            raise GameError(
+                f"{player.name} sold a bond this round and may not buy one back",
+                "stock.bond_buy_back",
+            )
         eva = game.private("EVA")
         if (
             sym == "EVA"
@@ -226,6 +236,7 @@ class CologneStock(Title):
         player.companies.remove(sym)
         game.add_log(f"{player.name} sells {sym} for {price}M")
         rnd.sold_this_turn.append(sym)
+        rnd.sold.setdefault(player.id, set()).add(BONDS)
         rnd.last_to_act = player.id
 
     def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
@@ -331,7 +342,9 @@ class CologneStock(Title):
         fdsd = game.private("FdSD")
         if fdsd.owner == player.id and not fdsd.closed:
             return True  # the FdSD exchange is always an option
-        offered = self.unsold_package(game) + self.next_bond(game)
+        offered = self.unsold_package(game)
+        if BONDS not in rnd.sold.get(player.id, set()):
+            offered += self.next_bond(game)
         if any(game.private(s).spec.value <= player.cash for s in offered):
             return True
         return super().can_buy_any(game, rnd, player)
