@@ -960,6 +960,63 @@ def test_a_player_offers_only_bundles_the_market_takes() -> None:
 
 
 @needs_shared
+def test_selling_a_bond_ends_the_turn_when_nothing_is_left_to_do() -> None:
+    """Bonds (issue 9): as after a share sale, a player who sells a bond and can do nothing
+    more ends their turn; here the round ends with it.  generated2 g515 action 812: 1002
+    sells AdSK-1 in SR 14 (every pool at 50%, every corporation sold this round)."""
+    game = position("generated2/g515", 811)
+    assert (label(game), current(game)) == ("SR 14", 1002)
+    game.process(SellCompany(entity=1002, company="AdSK-1", price=100))
+    assert (label(game), current(game)) == ("OR 14.1", "RSE")
+
+
+@needs_shared
+def test_a_token_city_id_names_the_laid_tile_not_a_hex_of_that_name() -> None:
+    """Token city ids (issue 9): ``K6-0-0`` is city 0 of the laid tile copy K6-0 (on S6),
+    not of hex K6's preprinted tile (also ``K6-0``, no city).  generated2 g515 action
+    176: AGV places a token on S6."""
+    game = position("generated2/g515", 175)
+    assert game.title.parse_city(game, "K6-0-0") == ("S6", 0)
+    game.process(fixture_action("generated2/g515", 176))
+    assert ("S6", 0) in game.corporation("AGV").tokens
+
+
+@needs_shared
+def test_fdsd_owner_buys_rag_beyond_the_certificate_limit_but_no_bond() -> None:
+    """Certificate limit (issue 9): privates and bonds count toward it, and a bond or
+    package item is sold only under it; but FdSD's owner may buy RAG certificates beyond
+    it (the reference engine's FdSD shortcut).  released g23 action 248: 1001 holds 9/9
+    (FdSD, 5 RSE, 2 RAG, 1 AGV) and buys RAG_8."""
+    game = position("released/g23", 247)
+    assert current(game) == 1001 and game.private("FdSD").owner == 1001
+    p1 = game.player(1001)
+    assert game.round.cert_count(game, p1) == 9  # type: ignore[attr-defined]
+    assert rejected(game, BuyCompany(entity=1001, company="AdSK-6", price=100)) == (
+        "stock.cert_limit")
+    assert rejected(game, BuyShares(entity=1001, shares=("DE_2",), percent=10)) == (
+        "stock.cert_limit")
+    game.process(fixture_action("released/g23", 248))
+    assert game.corporation("RAG").percent_of(1001) == 30
+    assert game.round.cert_count(game, game.player(1001)) == 10  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_after_an_fdsd_exchange_the_first_player_holds_the_priority_deal() -> None:
+    """Priority deal (issue 9): the FdSD exchange is made by the private, which it closes:
+    nobody becomes the last to act, so the first player in order holds the priority
+    deal; the next order starts with the player whose turn it would be when the round
+    ends.  generated2 g500: 1001 exchanges at action 26 (1002 has no money and is
+    skipped), passes at 27; OR 2.1 follows with 1002 first."""
+    game = position("generated2/g500", 25)
+    assert game.title.trace_priority(game).id == 1002
+    game.process(fixture_action("generated2/g500", 26))
+    assert current(game) == 1001 and game.title.trace_priority(game).id == 1001
+    game.process(Pass(entity=1001))
+    assert label(game) == "OR 2.1"
+    assert [p.id for p in game.state.players] == [1002, 1001]
+
+
+@needs_shared
 def test_eva_closes_with_the_first_6_train() -> None:
     """EVA (issue 8): EVA closes when the first 6-train is bought.  g07 action 254: DE
     buys 6-0 (trading in 4-3)."""

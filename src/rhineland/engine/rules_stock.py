@@ -94,6 +94,12 @@ class StockRules:
         if len(certs) > 1:
             raise GameError("one certificate per buy", "stock.one_certificate")
 
+    def buy_limits_apply(self, game: Game, player: Player, corp: Corporation) -> bool:
+        """Whether a buy of ``corp`` by ``player`` is held to the certificate limit, the
+        holding limit and the no-buy-back-after-a-sale rule.  Title hook; default: yes
+        (1893: not RAG for FdSD's owner)."""
+        return True
+
     def share_price_for(self, game: Game, corp: Corporation, cert: Certificate,
                         source: str) -> int:
         """Price (M) of ``cert``: the current market price per 10% (IPO at market price)."""
@@ -176,11 +182,11 @@ class StockRules:
         bonds and FdSD."""
         if rnd.bought_this_turn:
             return False
-        if rnd.cert_count(game, player) >= self.cert_limit(game):
-            return False
+        at_limit = rnd.cert_count(game, player) >= self.cert_limit(game)
         sold = rnd.sold.get(player.id, set())
         for corp in game.corporations.values():
-            if corp.closed or corp.sym in sold:
+            limits = self.buy_limits_apply(game, player, corp)
+            if corp.closed or (limits and (at_limit or corp.sym in sold)):
                 continue
             if not corp.ipoed:
                 if corp.spec.floatable and any(
@@ -189,7 +195,7 @@ class StockRules:
                 ) and self.may_par(game, corp):
                     return True
                 continue
-            if corp.percent_of(player.id) >= corp.spec.max_ownership_percent:
+            if limits and corp.percent_of(player.id) >= corp.spec.max_ownership_percent:
                 continue
             for source in (IPO, MARKET):
                 for cert in corp.certs_of(source):
@@ -266,10 +272,16 @@ class StockRules:
         """Rotate the player order so that the priority deal holder
         (:meth:`priority_player`) goes first.  Title hook; 18Rhl first moves newly
         floated corporations' prices up."""
-        first = self.priority_player(game)
+        first = self.sr_order_leader(game, rnd)
         order = game.state.players
         i = order.index(first)
         game.state.players = order[i:] + order[:i]
+
+    def sr_order_leader(self, game: Game, rnd: StockRound) -> Player:
+        """Who leads the order after stock round ``rnd``: the priority deal holder
+        (:meth:`priority_player`).  Title hook; 1893 takes the player whose turn it would
+        be (the reference engine's round index)."""
+        return self.priority_player(game)
 
     def priority_player(self, game: Game) -> Player:
         """The holder of the priority deal now: the player after the last one to act."""
