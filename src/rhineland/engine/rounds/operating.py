@@ -7,6 +7,12 @@ nothing to decide is skipped: no token step without a tokenable city, no
 route/dividend step without trains (a skipped dividend is a withhold of 0M),
 no train buying without room under the limit or without cash.  Title hooks
 add steps (18Rhl special token, discards after a phase change) and rules.
+
+Beside these blocking steps, the title's open steps
+(:meth:`~rhineland.engine.rules_operating.OperatingRules.operating_open_steps`,
+:class:`rhineland.engine.steps.Step` with ``blocks = False``) take their
+action at any point of the turn without moving it on; after one, the current
+step goes on if it still has a decision, else the turn moves on.
 """
 
 from __future__ import annotations
@@ -171,6 +177,11 @@ class OperatingRound(Round):
         entity = self.current_entity(game)
         if entity is None:
             raise GameError("the operating round is over", "or.finished")
+        for open_step in game.title.operating_open_steps(game, entity):
+            if open_step.takes(game, self, entity, action):
+                open_step.process(game, self, entity, action)
+                self.resume(game, entity)
+                return
         if game.title.process_operating_action(game, self, entity, action):
             return
         step = self.step
