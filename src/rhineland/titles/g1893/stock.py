@@ -157,13 +157,16 @@ class CologneStock(Title):
     ) -> None:
         """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
 
-        One buy per turn; a package item or bond only under the certificate limit (privates
-        and bonds count toward it), and no bond after selling one in the same round
-        (reference engine).  Raises ``GameError`` [``stock.company``, ``stock.one_buy``,
+        One buy per turn, none for a player who passed in the draft or earlier in SR 1; a
+        package item or bond only under the certificate limit (privates and bonds count
+        toward it), and no bond after selling one in the same round (reference engine).
+        Raises ``GameError`` [``stock.passed``, ``stock.company``, ``stock.one_buy``,
         ``stock.cert_limit``, ``stock.bond_buy_back``, ``stock.company_price``,
         ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
+        if player.id in game.state.extra.get("first_sr_passers", []):
+            raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
         if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
             raise GameError(
                 f"{player.name} sold a bond this round and may not buy one back",
