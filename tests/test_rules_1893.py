@@ -820,9 +820,10 @@ def test_fdsd_pays_rag_par_automatically_when_the_owner_cannot() -> None:
 @needs_shared
 def test_fdsd_closes_in_the_stock_round_after_the_first_5_train() -> None:
     """FdSD (issue 8): the first 5-train schedules FdSD's closing; it closes in the next
-    stock round once its owner has traded shares (or at that round's end).  g24: 5-0 at
+    stock round in which its owner has traded shares, not at a round's end.  g24: 5-0 at
     action 181; in SR 7 1002 (FdSD) buys EVA (195) and passes (198): FdSD stays; she buys
-    DE_4 (200): FdSD closes."""
+    DE_4 (200): FdSD closes.  released g29: 5-0 at #229; in SR 7 1002 only passes: FdSD
+    is still open after the round (#276) and closes when she buys in SR 8 (#326)."""
     game = position("g24", 180)
     assert not game.private("FdSD").closed and game.private("FdSD").owner == 1002
     for until, closed in ((181, False), (199, False), (200, True)):
@@ -830,6 +831,10 @@ def test_fdsd_closes_in_the_stock_round_after_the_first_5_train() -> None:
         assert game.private("FdSD").closed is closed, until
         assert trace_entry("g24", until)["companies"]["FdSD"]["closed"] is closed
     assert label(game) == "SR 7"
+    for until, closed in ((276, False), (325, False), (326, True)):
+        game = position("released/g29", until)
+        assert game.private("FdSD").closed is closed, until
+    assert label(position("released/g29", 276)) == "MR 7.1"
 
 
 @needs_shared
@@ -1014,6 +1019,25 @@ def test_after_an_fdsd_exchange_the_first_player_holds_the_priority_deal() -> No
     game.process(Pass(entity=1001))
     assert label(game) == "OR 2.1"
     assert [p.id for p in game.state.players] == [1002, 1001]
+
+
+@needs_shared
+def test_forced_auction_price_drops_until_someone_can_pay() -> None:
+    """Forced auction (issue 9): players who cannot pay the current price pass at once;
+    each time all have passed the price drops 10M, as often as needed, until someone can
+    pay or it reaches half the face value; then the selector must buy, or the next who
+    can, or, if nobody can, the selector for all their cash.  generated2 g501 action 46:
+    1001 selects KBE (220M); nobody has 220M, 1002 (165M) is offered it at 160M.
+    released g05 action 36: 1002 (75M) selects BKB (180M); nobody can pay even 90M:
+    1002 buys it for 75M (the minor gets 100M) and SR 2 begins."""
+    game = position("generated2/g501", 45)
+    game.process(fixture_action("generated2/g501", 46))
+    assert (label(game), current(game), offered_price(game)) == ("Draft 2", 1002, 160)
+    game = position("released/g05", 35)
+    assert (label(game), current(game), game.player(1002).cash) == ("Draft 2", 1002, 75)
+    game.process(Bid(entity=1002, company="BKB", price=180))
+    assert label(game) == "SR 2" and game.private("BKB").owner == 1002
+    assert game.player(1002).cash == 0 and game.minors["BKB"].cash == 100
 
 
 @needs_shared

@@ -91,7 +91,6 @@ class Cologne(CologneStock, CologneMergers, Title):
             return OperatingRound(rnd.turn, 1)
         if rnd.kind == "Stock":
             st.extra["or_count"] = game.phase.operating_rounds
-            self.end_of_stock_round_fdsd(game)
             if hgk_floated:
                 return OperatingRound(rnd.turn, 1)
             st.extra["after_merger"] = "or1"

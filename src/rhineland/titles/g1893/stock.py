@@ -157,13 +157,16 @@ class CologneStock(Title):
     ) -> None:
         """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
 
-        One buy per turn; a package item or bond only under the certificate limit (privates
-        and bonds count toward it), and no bond after selling one in the same round
-        (reference engine).  Raises ``GameError`` [``stock.company``, ``stock.one_buy``,
+        One buy per turn, none for a player who passed in the draft or earlier in SR 1; a
+        package item or bond only under the certificate limit (privates and bonds count
+        toward it), and no bond after selling one in the same round (reference engine).
+        Raises ``GameError`` [``stock.passed``, ``stock.company``, ``stock.one_buy``,
         ``stock.cert_limit``, ``stock.bond_buy_back``, ``stock.company_price``,
         ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
+        if player.id in game.state.extra.get("first_sr_passers", []):
+            raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
         if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
             raise GameError(
                 f"{player.name} sold a bond this round and may not buy one back",
@@ -284,22 +287,16 @@ class CologneStock(Title):
         rnd.end_turn(game, player, passed=False, for_priority=False)
 
     def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
-        """FdSD closes in the SR after the first 5-train, after a turn in which its owner
-        traded shares (the reference engine's timing, oracle g24 action 200; seed 001:
-        "closure is scheduled by the first 5-train"); otherwise at the end of that SR."""
+        """Once the first 5-train has scheduled its closing, FdSD closes after a
+        stock-round turn in which its owner traded shares (the reference engine's timing;
+        seed 001: "closure is scheduled by the first 5-train").  Passing or buying a
+        private does not close it, nor does the end of the round: it may stay open for
+        several rounds (g24 action 200 in the next SR; released g29: 5-train at #229, the
+        owner only passes in SR 7, FdSD closes at #326 in SR 8)."""
         traded = bool(rnd.sold_this_turn) or (
             rnd.bought_this_turn and rnd.last_buy_kind == "shares"
         )
         if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
-            self.close_private(game, game.private("FdSD"))
-            game.state.extra["fdsd_to_close"] = False
-
-    def end_of_stock_round_fdsd(self, game: Game) -> None:
-        """Close FdSD at the end of the SR after the first 5-train, if still open.
-
-        docs/rules-differences.md 1893 (f).
-        """
-        if game.state.extra.get("fdsd_to_close"):
             self.close_private(game, game.private("FdSD"))
             game.state.extra["fdsd_to_close"] = False
 
