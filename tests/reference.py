@@ -1,7 +1,8 @@
 """Access to the reference games in ``../shared`` for the tests.
 
 ``ReferenceGames("18Rhl")`` finds a title's exports and oracle traces by short
-name (``"end_bank"``, ``"seed_opening"``, ``"g00"`` for the generated games)
+name (``"end_bank"``, ``"seed_opening"``, ``"g00"`` for the generated games,
+``"released/g05"`` or ``"generated2/g400"`` for the later batches)
 and replays an export to a chosen action.  Tests that use them carry the
 ``needs_shared`` mark, so they skip with a message when ``../shared`` is absent.
 """
@@ -33,11 +34,17 @@ class ReferenceGames:
         self.title = title
 
     def fixture_path(self, name: str) -> Path:
+        if "/" in name:  # "released/g05", "generated2/g400"
+            folder, short = name.split("/")
+            return SHARED / "fixtures" / folder / self.title / f"{self.title}_{short}.json"
         if name.startswith("g"):
             return SHARED / "fixtures" / "generated" / self.title / f"{self.title}_{name}.json"
         return SHARED / "fixtures" / self.title / f"{self.title}_{name}.json"
 
     def trace_path(self, name: str) -> Path:
+        if "/" in name:
+            folder, short = name.split("/")
+            return SHARED / "oracle" / folder / f"{self.title}_{short}.trace.json"
         if name.startswith("g"):
             return SHARED / "oracle" / "generated" / f"{self.title}_{name}.trace.json"
         return SHARED / "oracle" / f"{self.title}_{name}.trace.json"

@@ -28,6 +28,14 @@ GAMES_18RHL = [
 ] + [
     (f"generated/18Rhl/18Rhl_g{n}.json", f"generated/18Rhl_g{n}.trace.json")
     for n in ("00", "01", "03", "04", "06", "08")
+] + [
+    (f"{batch}/18Rhl/18Rhl_{name}.json", f"{batch}/18Rhl_{name}.trace.json")
+    for batch, name in (
+        ("released", "g02"),
+        ("generated2", "g400"),
+        ("generated2", "g407"),
+        ("generated2", "g410"),
+    )
 ]
 
 

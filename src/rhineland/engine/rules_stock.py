@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
-from rhineland.engine.shares import give, move_price, set_price, sold_percent
+from rhineland.engine.shares import give, move_price, operating_order_key, set_price, sold_percent
 from rhineland.engine.titledata import MarketCell
 from rhineland.errors import GameError
 
@@ -222,7 +222,7 @@ class StockRules:
                 # the president's certificate: only if another player can take over,
                 # and then 10% of it goes to the market
                 others = [p for p in game.seat_order() if p is not player]
-                if room >= 10 and any(corp.percent_of(p.id) >= cert.percent for p in others):
+                if room >= 10 and any(corp.counted_percent(p.id) >= cert.percent for p in others):
                     return True
         return False
 
@@ -243,11 +243,14 @@ class StockRules:
 
     def sold_out_order(self, game: Game) -> list[Corporation]:
         """Corporations whose price rises at the end of the SR: floated, open, and
-        100% held by players (none left in the IPO or the market)."""
-        return [
-            c for c in game.corporations.values()
-            if c.floated and not c.closed and sold_percent(c) == 100
-        ]
+        100% held by players (none left in the IPO or the market), in operating
+        order (the reference moves them in that order, so of two sharing a cell the
+        one ahead stays ahead)."""
+        return sorted(
+            (c for c in game.corporations.values()
+             if c.floated and not c.closed and sold_percent(c) == 100),
+            key=lambda c: operating_order_key(game, c),
+        )
 
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
         """Rotate the player order so that the priority deal holder

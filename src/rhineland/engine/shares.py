@@ -66,9 +66,9 @@ def to_market(game: Game, cert: Certificate) -> None:
     give(game, cert, MARKET)
 
 
-def first_in_market(corp: Corporation, percent: int = 10) -> Certificate | None:
-    """The certificate of ``percent`` that has been in the market longest."""
-    pool = [c for c in corp.certificates if c.owner == MARKET and c.percent == percent]
+def oldest_in_market(corp: Corporation) -> Certificate | None:
+    """The certificate of ``corp`` (any size) that has been in the market longest."""
+    pool = [c for c in corp.certificates if c.owner == MARKET]
     return min(pool, key=lambda c: c.pool_seq) if pool else None
 
 
@@ -122,7 +122,7 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None)
         return  # reserved for a merger (1893): no presidency until it is founded
     current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
     holdings = {
-        p.id: corp.percent_of(p.id) for p in game.state.players if not p.bankrupt
+        p.id: corp.counted_percent(p.id) for p in game.state.players if not p.bankrupt
     }
     cur_pct = holdings.get(current, 0) if current is not None else 0
     best = max(holdings.values(), default=0)
