@@ -32,6 +32,7 @@ GAMES_18RHL = [
     (f"{batch}/18Rhl/18Rhl_{name}.json", f"{batch}/18Rhl_{name}.trace.json")
     for batch, name in (
         ("released", "g02"),
+        ("released", "g05"),
         ("generated2", "g400"),
         ("generated2", "g407"),
         ("generated2", "g410"),

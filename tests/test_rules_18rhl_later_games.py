@@ -14,9 +14,12 @@ rules summary, ``docs/rules-differences.md`` lists it.
 
 from __future__ import annotations
 
-from play import label, price, step
+import pytest
+
+from play import co, label, price, step
 from reference import ReferenceGames, needs_shared
-from rhineland.engine.actions import BuyShares, SellShares
+from rhineland import GameError
+from rhineland.engine.actions import Bankrupt, BuyShares, BuyTrain, Pass, SellShares
 from rhineland.engine.entities import IPO, MARKET, Holder
 from rhineland.engine.game import Game
 from rhineland.io.state_view import game_state
@@ -111,3 +114,89 @@ def test_sold_out_rises_go_in_operating_order() -> None:
     for action_id in (517, 518, 519):  # CME's turn
         game.process(REF.action("generated2/g400", action_id))
     assert game.round.current_entity(game).sym == "RhE" and step(game) == "track"
+
+
+# -- bankruptcy --------------------------------------------------------------------------
+
+
+@needs_shared
+def test_bankrupt_presidents_company_goes_to_the_next_player_in_order_on_a_tie() -> None:
+    """released g05 #264: 1003 (president of RhE, ADR and DEE) goes bankrupt for RhE's
+    train.  Nothing is sellable (ADR: the market is full; DEE has not operated; RhE:
+    the president's certificate).  DEE's 30% go to the market and 1001 and 1002 hold
+    20% each: the presidency goes to the first of them after 1003 in player order
+    (1002, 1003, 1004, 1001), so 1001.  ADR and RhE (nobody at 20%) enter
+    receivership; RhE buys the 5-train (phase 5: every private closes) with 409M of
+    treasury and 1003's 56M, owing 500 - 465 + 100: -135M.  DEE operates next, for
+    1001."""
+    game = REF.position("released/g05", 263)
+    assert [p.id for p in game.state.players] == [1002, 1003, 1004, 1001]
+    dee = game.corporation("DEE")
+    assert (dee.president, dee.percent_of(1001), dee.percent_of(1002)) == (1003, 20, 20)
+    bank = game.bank.cash
+    game.process(Bankrupt(**co("RhE")))
+    assert game.corporation("DEE").president == 1001
+    assert game.corporation("ADR").receivership and game.corporation("RhE").receivership
+    rhe = game.corporation("RhE")
+    assert (rhe.cash, [t.id for t in rhe.trains], game.phase.name) == (-135, ["5-0"], "5")
+    assert game.bank.cash == bank + 500 + 100
+    assert all(p.closed for p in game.privates.values())
+    assert game.round.current_entity(game).sym == "DEE" and step(game) == "track"
+    assert game_state(game)["acting"] == ["1001"]
+
+
+@needs_shared
+def test_bankrupt_presidents_company_with_a_new_president_buys_no_train() -> None:
+    """released g11 #365: 1001 (BME 20%, president; RhE 30%; private PWB) goes bankrupt
+    for BME's train.  1004 holds 20% of BME and takes the presidency, so BME is not in
+    receivership and buys nothing at once: it stays in the buy-train step (270M, no
+    train), now for 1004, still in phase 4; 1001's 189M go to the bank, PWB closes and
+    the other privates stay open."""
+    game = REF.position("released/g11", 364)
+    assert (game.player(1001).cash, game.corporation("BME").cash) == (189, 270)
+    bank = game.bank.cash
+    game.process(Bankrupt(**co("BME")))
+    bme = game.corporation("BME")
+    assert (bme.president, bme.cash, bme.trains) == (1004, 270, [])
+    assert game.round.current_entity(game) is bme and step(game) == "buy_train"
+    assert game_state(game)["acting"] == ["1004"]
+    assert game.phase.name == "4" and game.bank.cash == bank + 189
+    assert game.private("PWB").closed and not game.private("Szl").closed
+    with pytest.raises(GameError, match="must buy a train"):
+        game.process(Pass(**co("BME")))
+
+
+@needs_shared
+def test_second_bankruptcy_with_a_negative_treasury_counts_the_debt_twice() -> None:
+    """generated2 g403 #493 and #496: BME (-261M, no train) must buy the 5-train (500M).
+    1002 goes bankrupt; 1004 (20%) becomes president and sells 175M of shares, then goes
+    bankrupt too with 393M.  BME, now in receivership, buys the 5-train: the bank pays
+    500 + 261 - 393 = 368M and BME owes that plus 100M on top of its debt: -729M."""
+    game = REF.position("generated2/g403", 492)
+    game.process(Bankrupt(**co("BME")))
+    bme = game.corporation("BME")
+    assert (bme.president, bme.cash, step(game)) == (1004, -261, "buy_train")
+    for action_id in (494, 495):
+        game.process(REF.action("generated2/g403", action_id))
+    assert game.player(1004).cash == 393
+    bank = game.bank.cash
+    game.process(Bankrupt(**co("BME")))
+    bme = game.corporation("BME")
+    assert bme.receivership and [t.id for t in bme.trains] == ["5-2"]
+    assert bme.cash == -729 and game.bank.cash == bank + 393 + 368 + 100
+    assert game.round.current_entity(game).sym == "ADR"
+
+
+@needs_shared
+def test_receivership_company_without_a_train_may_pass() -> None:
+    """generated2 g406 #459: ADR, in receivership since #437, has a route, no train and
+    282M; the cheapest train costs 600M.  Nobody can add money, so it is not obliged to
+    buy: it passes and BME operates.  It may not buy another company's train either."""
+    game = REF.position("generated2/g406", 458)
+    adr = game.corporation("ADR")
+    assert adr.receivership and (adr.cash, adr.trains, step(game)) == (282, [], "buy_train")
+    other = next(t for c in game.corporations.values() if c is not adr for t in c.trains)
+    with pytest.raises(GameError, match="may not buy a train from"):
+        game.process(BuyTrain(**co("ADR"), train=other.id, price=1))
+    game.process(Pass(**co("ADR")))
+    assert game.round.current_entity(game).sym == "BME"

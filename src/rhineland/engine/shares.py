@@ -110,12 +110,16 @@ def president_swap(
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 
-def check_presidency(game: Game, corp: Corporation, actor: Player | None = None) -> None:
+def check_presidency(game: Game, corp: Corporation, actor: Player | None = None,
+                     previous: int | None = None) -> None:
     """Pass the presidency if another player now holds strictly more than the president.
 
     With no current president (e.g. the president's certificate in the market),
-    the player with the most, and at least the president's percentage, takes it.
-    ``actor`` breaks ties on who is considered first in seat order.
+    the player with the most, and at least the president's percentage, takes it;
+    ties go to the first in player order after ``previous`` (the president whose
+    certificates just went to the market: a bankrupt president), else to the first
+    in player order.  Holdings are the counted percents
+    (:meth:`Corporation.counted_percent`).
     """
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert.reserved:
@@ -128,9 +132,10 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None)
     best = max(holdings.values(), default=0)
     if best <= cur_pct:
         return
-    if current is not None:
+    after = current if current is not None else previous
+    if after is not None:
         order = game.state.players
-        start = next(i for i, p in enumerate(order) if p.id == current)
+        start = next(i for i, p in enumerate(order) if p.id == after)
         seq = [order[(start + k) % len(order)] for k in range(1, len(order))]
     else:
         seq = list(game.state.players)
