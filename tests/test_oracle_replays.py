@@ -33,9 +33,11 @@ GAMES_18RHL = [
     for batch, name in (
         ("released", "g02"),
         ("released", "g05"),
+        ("released", "g11"),
         ("generated2", "g400"),
         ("generated2", "g407"),
         ("generated2", "g410"),
+        ("generated2", "g415"),
     )
 ]
 

@@ -8,7 +8,8 @@ Rules: a partial sale of the president's certificate when the seller gets a
 double certificate back, and the share count the presidency goes by after it;
 the order of the sold-out price rises at the end of a stock round; bankruptcy
 (what the bankrupt president sells, who takes their companies, the company's
-forced train purchase with the bank's loan).  Where these differ from the seed
+forced train purchase with the bank's loan); Siegerland's steel and the
+Rheingold-Express doubling of a ferry pair.  Where these differ from the seed
 rules summary, ``docs/rules-differences.md`` lists it.
 """
 
@@ -23,6 +24,8 @@ from rhineland.engine.actions import Bankrupt, BuyShares, BuyTrain, Pass, SellSh
 from rhineland.engine.entities import IPO, MARKET, Holder
 from rhineland.engine.game import Game
 from rhineland.io.state_view import game_state
+from rhineland.routes.engine import run_revenue
+from rhineland.routes.model import RouteResult
 
 REF = ReferenceGames("18Rhl")
 
@@ -200,3 +203,47 @@ def test_receivership_company_without_a_train_may_pass() -> None:
         game.process(BuyTrain(**co("ADR"), train=other.id, price=1))
     game.process(Pass(**co("ADR")))
     assert game.round.current_entity(game).sym == "BME"
+
+
+# -- route bonuses -----------------------------------------------------------------------
+
+
+def run_of(name: str, action_id: int) -> RouteResult:
+    """Our result for the (single) route recorded at ``action_id``, in the position before."""
+    game = REF.position(name, action_id - 1)
+    action = REF.export(name).raw["actions"]
+    route = next(a for a in action if a["id"] == action_id)
+    entity = game.corporation(route["entity"])
+    ctx = game.title.route_context(game, entity)
+    return run_revenue(ctx, route["routes"])[0]
+
+
+@needs_shared
+def test_siegerland_is_one_steel_hex() -> None:
+    """released g11 #633 (phase 8): BME's 6-train E6-D7-D9[ferry]-E12-F13-G12-J15 has coal
+    in D7 (the Moers tile) and D9 (the variable mine) and steel only in Siegerland (J15):
+    a single Montan, +40M, for 300M in all."""
+    result = run_of("released/g11", 633)
+    assert result.bonus("montan") == 40
+    assert result.revenue == 300
+
+
+@needs_shared
+def test_rheingold_express_doubles_a_ferry_pair_once_net_of_the_ferry() -> None:
+    """released g11 #672 (phase 8): CME's 8-train runs A6 ... L13, both RGE hexes, so the
+    paying Rhine metropolises double.  D9 (green) is crossed by ferry: its two 40M cities
+    pay 40 + 40 - 50 = 30M, and that doubles (+30M), with I10's 40M (+40M): 420M."""
+    result = run_of("released/g11", 672)
+    assert result.bonus("trajekt") == -50
+    assert result.bonus("rheingold") == 70
+    assert result.revenue == 420
+
+
+@needs_shared
+def test_rheingold_express_pays_its_best_eight_without_its_token_city() -> None:
+    """generated2 g415 #884 (phase 8): KEG's 8-train runs from its token in G6 (40M) to A6
+    with twelve cities and offboards on the way.  The best eight pay (I10, F9, A6 at 60M,
+    F13, D13, D11, D9, E6 at 50M: 430M); the token city need not be one of them."""
+    result = run_of("generated2/g415", 884)
+    assert "G6-0" not in result.stops and len(result.stops) == 8
+    assert result.revenue == 430

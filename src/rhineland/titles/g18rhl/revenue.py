@@ -12,9 +12,10 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Montan: coal and steel both on the route: +20M, +40M from phase 5;
   two or more of each ("double Montan"): +40M, +80M from phase 5.  Coal/steel
   are hexes with a ``K``/``S`` icon (printed, variable, or carried over from a
-  replaced tile), the coal or steel side of an Eastern Ruhr offboard (its
-  city's ``K``/``S`` marker), and Siegerland (J15), which counts one more
-  steel on top of its icon.  Not for the 8-train.
+  replaced tile) and the coal or steel side of an Eastern Ruhr offboard (its
+  city's ``K``/``S`` marker).  Siegerland (J15) is one steel hex like any
+  other (released g11 #633: coal in D7 and D9, steel only in J15 pay a single
+  +40M).  Not for the 8-train.
 * Eastern Ruhr: a stop in C14 or D15 adds 10M per established link.
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
 * Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
@@ -30,8 +31,12 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
   visit any other red (offboard) hex; towns neither count nor pay, and it may
   even end at one (oracle: 18Rhl_g08 action 394); its best 8
-  cities/offboards pay (plus ferry-reached cities, which cost no distance);
-  when *both* ends are RGE hexes every paying Rhine metropolis pays double.
+  cities/offboards pay, the token city among them or not (generated2 g415
+  #884), a ferry pair counting as one;
+  when *both* ends of the route are RGE hexes (paying or not) every Rhine
+  metropolis is worth double before the best 8 are taken (a ferry pair pays
+  once, less the ferry, and that doubles: released g11 #672, D9's two 40M
+  cities by ferry pay 2 x 30M).
   No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
   need offboards the 8-train may not visit.)
 * A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
@@ -55,7 +60,6 @@ from rhineland.routes.rules import RevenueRules
 from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
-SIEGERLAND = "J15"
 ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
@@ -242,41 +246,42 @@ class RhlRevenue(RevenueRules):
         costs: Sequence[int],
         tokened: frozenset[int],
     ) -> tuple[int, ...]:
-        """The Rheingold-Express pays its best 8 cities/offboards, counting the doubling.
+        """The Rheingold-Express pays its best 8 cities/offboards, token or not.
 
-        When both ends of the route are RGE hexes, keeping both ends among the
-        8 doubles every paying metropolis; that choice competes with the plain
-        best 8 and the better one pays (as the reference picks the stop set of
-        highest revenue).
+        A ferry pair is one stop worth both cities less the ferry; when both ends
+        of the route are RGE hexes a metropolis stop's worth doubles before the
+        best 8 are taken (the reference ranks the stops by what they pay).
+        Other trains: the default rule.
         """
-        plain = super().paying_stops(ctx, route, values, costs, tokened)
+        if route.train_spec.name != RGE_TRAIN:
+            return super().paying_stops(ctx, route, values, costs, tokened)
         visits = route.visits
-        last = len(visits) - 1
-        if (
-            route.train_spec.name != RGE_TRAIN
-            or last < 1
-            or visits[0].hex not in self.rge
-            or visits[last].hex not in self.rge
-            or (0 in plain and last in plain)
-        ):
-            return plain
         pay = next((r.pay for r in route.train_spec.distance if "city" in r.nodes), 0)
-        free = [i for i, c in enumerate(costs) if c == 0]
+        ferried = set(self._trajekts(route))
+        doubles = self._rge_doubles(route)
+
+        def worth(i: int) -> int:
+            w = values[i]
+            if i + 1 in ferried:
+                w += values[i + 1] - TRAJEKT_PENALTY
+            if doubles and visits[i].hex in self.metropolis:
+                w *= 2
+            return w
+
         pool = [
-            i
-            for i, v in enumerate(visits)
-            if 0 < i < last and costs[i] > 0 and v.kind in ("city", "offboard")
+            i for i, v in enumerate(visits)
+            if i not in ferried and v.kind in ("city", "offboard")
         ]
+        pool.sort(key=lambda i: (-worth(i), i))
+        chosen = pool[:pay]
+        chosen += [i + 1 for i in chosen if i + 1 in ferried]
+        return tuple(sorted(chosen))
 
-        def weight(i: int) -> int:
-            return values[i] * (2 if visits[i].hex in self.metropolis else 1)
-
-        pool.sort(key=lambda i: (-weight(i), i))
-        ends = tuple(sorted({0, last, *free, *pool[: max(pay - 2, 0)]}))
-        doubled = sum(values[i] for i in ends if visits[i].hex in self.metropolis)
-        if sum(values[i] for i in ends) + doubled > sum(values[i] for i in plain):
-            return ends
-        return plain
+    def _rge_doubles(self, route: Route) -> bool:
+        """Whether a Rheingold-Express route doubles its metropolises: both its ends are
+        RGE hexes (the route's ends, paying or not)."""
+        visits = route.visits
+        return bool(visits) and visits[0].hex in self.rge and visits[-1].hex in self.rge
 
     def icons(self, ctx: RouteContext, hex_id: str) -> frozenset[str]:
         """Icons on a hex now: the tile's own (sticky mark stripped) and the carried ones."""
@@ -286,7 +291,8 @@ class RhlRevenue(RevenueRules):
         return own | extra if extra else own
 
     def montan_counts(self, ctx: RouteContext, visits: Sequence[RevenueNode]) -> tuple[int, int]:
-        """(coal, steel) on a route: icon hexes, Eastern Ruhr sides, Siegerland's extra steel."""
+        """(coal, steel) on a route: hexes with the icon (each counted once), and the
+        coal or steel side of an Eastern Ruhr offboard."""
         coal_hexes: set[str] = set()
         steel_hexes: set[str] = set()
         coal = steel = 0
@@ -299,8 +305,6 @@ class RhlRevenue(RevenueRules):
             if v.hex in self.eastern_ruhr:
                 coal += COAL in v.node.markers
                 steel += STEEL in v.node.markers
-            if v.hex == SIEGERLAND:
-                steel += 1
         return coal + len(coal_hexes), steel + len(steel_hexes)
 
     def bonuses(
@@ -324,7 +328,7 @@ class RhlRevenue(RevenueRules):
                 out.append(Bonus("eastern_ruhr", EASTERN_RUHR_PER_LINK * links, f"{links} links"))
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
-        ferried = self._trajekts(route)
+        ferried = [j for j in self._trajekts(route) if j in stops]
         if ferried:
             out.append(
                 Bonus(
@@ -333,18 +337,17 @@ class RhlRevenue(RevenueRules):
                     ", ".join(visits[i].name for i in ferried),
                 )
             )
-        if rge and stops:
-            first, last = visits[stops[0]], visits[stops[-1]]
-            if first.hex in self.rge and last.hex in self.rge:
-                doubled = [i for i in stops if visits[i].hex in self.metropolis]
-                if doubled:
-                    out.append(
-                        Bonus(
-                            "rheingold",
-                            sum(values[i] for i in doubled),
-                            ", ".join(visits[i].name for i in doubled),
-                        )
-                    )
+        doubled = [i for i in stops if visits[i].hex in self.metropolis]
+        if rge and doubled and self._rge_doubles(route):
+            # a ferry pair pays once, less the ferry: that net value doubles
+            crossings = sum(1 for i in doubled if i in ferried)
+            out.append(
+                Bonus(
+                    "rheingold",
+                    sum(values[i] for i in doubled) - TRAJEKT_PENALTY * crossings,
+                    ", ".join(visits[i].name for i in doubled),
+                )
+            )
         if (
             not rge
             and "ratingen_variant" in ctx.data.optional_rules
