@@ -35,6 +35,8 @@ GAMES_18RHL = [
         ("released", "g05"),
         ("released", "g11"),
         ("generated2", "g400"),
+        ("generated2", "g403"),
+        ("generated2", "g406"),
         ("generated2", "g407"),
         ("generated2", "g410"),
         ("generated2", "g415"),

@@ -208,14 +208,14 @@ def test_receivership_company_without_a_train_may_pass() -> None:
 # -- route bonuses -----------------------------------------------------------------------
 
 
-def run_of(name: str, action_id: int) -> RouteResult:
-    """Our result for the (single) route recorded at ``action_id``, in the position before."""
+def run_of(name: str, action_id: int, train: str | None = None) -> RouteResult:
+    """Our result for ``train``'s route (default: the first) of the run recorded at
+    ``action_id``, in the position before it."""
     game = REF.position(name, action_id - 1)
-    action = REF.export(name).raw["actions"]
-    route = next(a for a in action if a["id"] == action_id)
-    entity = game.corporation(route["entity"])
-    ctx = game.title.route_context(game, entity)
-    return run_revenue(ctx, route["routes"])[0]
+    run = next(a for a in REF.export(name).raw["actions"] if a["id"] == action_id)
+    ctx = game.title.route_context(game, game.corporation(run["entity"]))
+    results = run_revenue(ctx, run["routes"])
+    return next(r for r in results if train is None or r.train == train)
 
 
 @needs_shared
@@ -232,7 +232,8 @@ def test_siegerland_is_one_steel_hex() -> None:
 def test_rheingold_express_doubles_a_ferry_pair_once_net_of_the_ferry() -> None:
     """released g11 #672 (phase 8): CME's 8-train runs A6 ... L13, both RGE hexes, so the
     paying Rhine metropolises double.  D9 (green) is crossed by ferry: its two 40M cities
-    pay 40 + 40 - 50 = 30M, and that doubles (+30M), with I10's 40M (+40M): 420M."""
+    are one stop paying 40 - 10 = 30M (the second city's 40M and the 10M fee are lost:
+    -50M), and that doubles (+30M), with I10's 40M (+40M): 420M."""
     result = run_of("released/g11", 672)
     assert result.bonus("trajekt") == -50
     assert result.bonus("rheingold") == 70
@@ -247,3 +248,34 @@ def test_rheingold_express_pays_its_best_eight_without_its_token_city() -> None:
     result = run_of("generated2/g415", 884)
     assert "G6-0" not in result.stops and len(result.stops) == 8
     assert result.revenue == 430
+
+
+# -- the promotion tile 949 on Duisburg (D9) ---------------------------------------------
+
+
+@needs_shared
+def test_promotion_tile_949_replaces_929_though_an_edge_now_runs_through_its_town() -> None:
+    """generated2 g403 #779 (promotion tiles, phase 8): GVE upgrades Duisburg's brown 929
+    to the gray 949 at rotation 0.  929 joins edges 0, 1, 3, 4 and 5 to its city; on 949
+    edge 4 reaches the city through the new town.  The upgrade is named outright, so
+    its track is not checked: the lay is offered and accepted."""
+    game = REF.position("generated2/g403", 778)
+    assert game.board.tiles["D9"].tile.name == "929"
+    assert [(lay.tile, lay.rotation) for lay in game.legal_tile_lays() if lay.hex == "D9"] == [
+        ("949", 0)]
+    game.process(REF.action("generated2/g403", 779))
+    assert game.board.tiles["D9"].tile.name == "949" and step(game) == "route"
+
+
+@needs_shared
+def test_949s_town_and_city_in_a_row_are_one_stop() -> None:
+    """generated2 g406 #785: CME's 5-train runs B15 ... D11-D9-D9-D7 ..., through 949's
+    town (20M) and then its city (60M).  As a ferry pair, they are one stop, the town,
+    paying 10M less: the city pays nothing and costs no distance, so the route has its
+    5 cities (B15, B9, D11, D7, E6) and earns 340M.  #790: the Rheingold-Express ignores
+    towns first, so D9's city followed by its town pays its 60M, no fee (440M)."""
+    result = run_of("generated2/g406", 785, "5-0")
+    assert result.bonus("trajekt") == -70
+    assert result.revenue == 340
+    rge = run_of("generated2/g406", 790)
+    assert rge.bonus("trajekt") == 0 and rge.revenue == 440

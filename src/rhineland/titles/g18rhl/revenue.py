@@ -20,8 +20,11 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
 * Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
   joined by the ferry (narrow track).  Visiting both one after the other is a
-  ferry crossing: the second visit does not count against the distance and
-  the route loses 50M (so the pair pays one city's value less 10M).
+  ferry crossing: the pair is one stop, the first visited, paying 10M less;
+  the second visit neither pays nor counts against the distance.  Any two
+  visits in a row in one Rhine metropolis hex count so: on the promotion tile
+  949 (D9) the town and the city (generated2 g406 #785: D9's town then city
+  pay 20 - 10M, the city counts no distance).
   Visiting both cities of a green metropolis *not* one after the other is
   illegal.  A yellow metropolis (three separate cities) may be visited more
   than once, on either bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and
@@ -64,7 +67,8 @@ ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
 COAL, STEEL = "K", "S"
-TRAJEKT_PENALTY = 50
+TRAJEKT_FEE = 10
+"""M a stop reached with the ferry (Trajekt) pays less."""
 EASTERN_RUHR_PER_LINK = 10
 EISERN_RHEIN_BONUS = 80
 RATINGEN_BONUS = 30
@@ -199,29 +203,46 @@ class RhlRevenue(RevenueRules):
         return any(s != ctx.entity for s in toks)
 
     def _trajekts(self, route: Route, check: bool = False) -> list[int]:
-        """Indices of visits reached by the ferry; with ``check``, raise for illegal revisits."""
-        by_hex: dict[str, list[int]] = {}
-        for i, v in enumerate(route.visits):
-            if v.hex in self.metropolis:
-                by_hex.setdefault(v.hex, []).append(i)
-        ferried: list[int] = []
-        for h, idx in by_hex.items():
-            if len(idx) < 2:
-                continue
-            color = route.visits[idx[0]].tile_color
-            if color == "green":
-                for k, i in enumerate(idx):
-                    for j in idx[k + 1 :]:
-                        if j == i + 1:
-                            ferried.append(j)
-                        elif check:
-                            raise GameError(
-                                f"train {route.train} enters the green Rhine metropolis {h} twice "
-                                f"({route.visits[i].name}, {route.visits[j].name}) without "
-                                f"taking the ferry between them",
-                                "route.trajekt",
-                            )
+        """Indices of visits that repeat the Rhine metropolis hex of the visit just
+        before (the ferry across a green metropolis; on the promotion tile 949, D9's
+        town and city): the pair is one stop.  The Rheingold-Express ignores towns
+        before that, so a town is never its repeat (generated2 g406 #790: D9's city
+        then town, no fee).  With ``check``, raise for a green metropolis entered
+        twice without the ferry between."""
+        visits = route.visits
+        rge = route.train_spec.name == RGE_TRAIN
+        ferried = [
+            j for j in range(1, len(visits))
+            if visits[j].hex in self.metropolis and visits[j].hex == visits[j - 1].hex
+            and not (rge and visits[j].kind == "town")
+        ]
+        if check:
+            seen: dict[str, int] = {}
+            for i, v in enumerate(visits):
+                if v.hex not in self.metropolis or v.tile_color != "green" or i in ferried:
+                    continue
+                if v.hex in seen:
+                    raise GameError(
+                        f"train {route.train} enters the green Rhine metropolis {v.hex} twice "
+                        f"({visits[seen[v.hex]].name}, {v.name}) without taking the ferry "
+                        f"between them",
+                        "route.trajekt",
+                    )
+                seen[v.hex] = i
         return ferried
+
+    def _ferry_fees(self, route: Route, stops: Sequence[int], values: Sequence[int]) -> int:
+        """What the paying ``stops`` lose to the ferry (M, not positive): a visit that
+        repeats the hex before it pays nothing, and each other paying stop in a hex
+        so repeated pays ``TRAJEKT_FEE`` less (the reference's sums)."""
+        ferried = set(self._trajekts(route))
+        if not ferried:
+            return 0
+        visits = route.visits
+        hexes = {visits[j].hex for j in ferried}
+        lost = sum(values[j] for j in stops if j in ferried)
+        fees = sum(1 for i in stops if i not in ferried and visits[i].hex in hexes)
+        return -(lost + TRAJEKT_FEE * fees)
 
     def visit_costs(self, ctx: RouteContext, route: Route) -> list[int]:
         """A city reached by the ferry does not count against the distance."""
@@ -260,10 +281,10 @@ class RhlRevenue(RevenueRules):
         ferried = set(self._trajekts(route))
         doubles = self._rge_doubles(route)
 
+        repeated = {visits[j].hex for j in ferried}
+
         def worth(i: int) -> int:
-            w = values[i]
-            if i + 1 in ferried:
-                w += values[i + 1] - TRAJEKT_PENALTY
+            w = values[i] - (TRAJEKT_FEE if visits[i].hex in repeated else 0)
             if doubles and visits[i].hex in self.metropolis:
                 w *= 2
             return w
@@ -274,7 +295,11 @@ class RhlRevenue(RevenueRules):
         ]
         pool.sort(key=lambda i: (-worth(i), i))
         chosen = pool[:pay]
-        chosen += [i + 1 for i in chosen if i + 1 in ferried]
+        for i in list(chosen):  # the repeats of a chosen stop go with it (and pay nothing)
+            j = i + 1
+            while j in ferried:
+                chosen.append(j)
+                j += 1
         return tuple(sorted(chosen))
 
     def _rge_doubles(self, route: Route) -> bool:
@@ -329,22 +354,16 @@ class RhlRevenue(RevenueRules):
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
         ferried = [j for j in self._trajekts(route) if j in stops]
-        if ferried:
-            out.append(
-                Bonus(
-                    "trajekt",
-                    -TRAJEKT_PENALTY * len(ferried),
-                    ", ".join(visits[i].name for i in ferried),
-                )
-            )
+        fees = self._ferry_fees(route, stops, values)
+        if fees:
+            out.append(Bonus("trajekt", fees, ", ".join(visits[i].name for i in ferried)))
         doubled = [i for i in stops if visits[i].hex in self.metropolis]
         if rge and doubled and self._rge_doubles(route):
-            # a ferry pair pays once, less the ferry: that net value doubles
-            crossings = sum(1 for i in doubled if i in ferried)
+            # what the metropolises pay, net of the ferry, doubles
             out.append(
                 Bonus(
                     "rheingold",
-                    sum(values[i] for i in doubled) - TRAJEKT_PENALTY * crossings,
+                    sum(values[i] for i in doubled) + fees,
                     ", ".join(visits[i].name for i in doubled),
                 )
             )
