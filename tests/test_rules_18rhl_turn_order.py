@@ -200,3 +200,21 @@ def test_companies_over_the_train_limit_discard_in_any_order() -> None:
         game.process(REF.action("generated2/g412", 292))  # CCE is within the limit now
     game.process(REF.action("generated2/g412", 293))  # CME discards its 4-2
     assert step(game) == "track" and current_id(game) == "CME"
+
+
+# -- the stock round: who can still act -------------------------------------------------
+
+
+@needs_shared
+def test_a_presidents_certificate_is_sold_only_after_the_players_other_certificates() -> None:
+    """generated2 g422 action 357: 1004 (4M) holds KEG's president's certificate and a
+    20% KEG certificate, the market holds 40% of KEG (room for 10%).  The 20% does not
+    fit, and 10% of the presidency may only go with the other certificates (30%): 1004
+    can sell nothing, buy nothing, and is passed over (the trace: 1005's turn)."""
+    before = REF.position("generated2/g422", 356)
+    keg = before.corporation("KEG")
+    assert sorted((c.percent, c.president) for c in keg.certs_of(1004)) == [(20, False),
+                                                                            (20, True)]
+    assert keg.percent_of("market") == 40 and keg.percent_of(1001) == 20
+    game = REF.position("generated2/g422", 357)
+    assert label(game) == "SR 9" and current_id(game) == 1005

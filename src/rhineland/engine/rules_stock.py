@@ -211,25 +211,28 @@ class StockRules:
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Whether ``player`` can sell anything now: before buying, an operated
-        corporation, room in the market pool (the president's certificate only if
-        another player can take over).  Title hook; 1893 adds bonds, none in SR 1."""
+        corporation, room in the market pool.  The bundles on offer are the player's
+        certificates smallest first (so the smallest must fit); the president's
+        certificate comes last, 10% of it at least, so only with all the player's
+        other certificates of that corporation, and only if another player can take
+        the presidency (reference engine).  Title hook; 1893 adds bonds, none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)
+        others = [p for p in game.seat_order() if p is not player]
         for corp in game.corporations.values():
             if not corp.operated or corp.closed:
                 continue
             room = limit - corp.percent_of(MARKET)
-            for cert in corp.certs_of(player.id):
-                if not cert.president:
-                    if cert.percent <= room:
-                        return True
-                    continue
-                # the president's certificate: only if another player can take over,
-                # and then 10% of it goes to the market
-                others = [p for p in game.seat_order() if p is not player]
-                if room >= 10 and any(corp.percent_of(p.id) >= cert.percent for p in others):
-                    return True
+            held = corp.certs_of(player.id)
+            plain = [c.percent for c in held if not c.president]
+            if plain and min(plain) <= room:
+                return True
+            pres = next((c for c in held if c.president), None)
+            if pres is not None and sum(plain) + 10 <= room and any(
+                corp.percent_of(p.id) >= pres.percent for p in others
+            ):
+                return True
         return False
 
     # -- round flow --------------------------------------------------------------------------
