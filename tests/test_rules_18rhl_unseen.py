@@ -1,4 +1,5 @@
-"""18Rhl: whose turn it is (auctions, operating order, steps, discards), with real values.
+"""18Rhl rules the later reference games showed, with real values: whose turn it is
+(auctions, operating order, steps, discards, who is passed over) and route bonuses.
 
 Each case is a rule the reference engine applies and that the later reference games
 (``generated2``, ``released``) showed: positions come from a new game driven through
@@ -218,3 +219,18 @@ def test_a_presidents_certificate_is_sold_only_after_the_players_other_certifica
     assert keg.percent_of("market") == 40 and keg.percent_of(1001) == 20
     game = REF.position("generated2/g422", 357)
     assert label(game) == "SR 9" and current_id(game) == 1005
+
+
+# -- route bonuses -------------------------------------------------------------------------
+
+
+@needs_shared
+def test_siegerland_is_one_steel_works_for_the_montan_bonus() -> None:
+    """generated2 g401 action 658: KEG's 5-train runs D9-...-D7-...-J3-...-J15 in phase 8:
+    coal at Moers (D7, carried from the brown tile) and J3, steel only at Siegerland
+    (J15): a single Montan, +40M, 350M in all (the reference's revenue), not the double."""
+    game = REF.position("generated2/g401", 657)
+    game.process(REF.action("generated2/g401", 658))
+    assert game.round.revenue == 350
+    assert [b.amount for r in game.round.route_results for b in r.bonuses
+            if b.name == "montan"] == [40]
