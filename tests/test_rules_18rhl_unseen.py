@@ -221,6 +221,23 @@ def test_a_presidents_certificate_is_sold_only_after_the_players_other_certifica
     assert label(game) == "SR 9" and current_id(game) == 1005
 
 
+# -- promotion tiles ----------------------------------------------------------------------
+
+
+@needs_shared
+def test_promotion_tile_949_upgrades_duisburg_at_rotation_0() -> None:
+    """generated2 g404 action 520 (promotion tiles): DEE upgrades Duisburg (D9, brown
+    929) to the gray 949, whose edge 4 runs through the printed town into the city.
+    A Rhine metropolis lay is offered at rotation 0 without the geometric checks, the
+    old city's edges included: it is offered and accepted (the reference did)."""
+    game = REF.position("generated2/g404", 519)
+    assert game.board.tile_at("D9").tile.name == "929"
+    assert any((lay.hex, lay.tile, lay.rotation) == ("D9", "949", 0)
+               for lay in game.legal_tile_lays())
+    game.process(REF.action("generated2/g404", 520))
+    assert game.board.tile_at("D9").tile.name == "949"
+
+
 # -- route bonuses -------------------------------------------------------------------------
 
 

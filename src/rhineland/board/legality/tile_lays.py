@@ -60,13 +60,15 @@ def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: i
     placed = ctx.board.tiles[hex_id]
     old = geometry(placed.tile, placed.rotation)
     new = geometry(new_tile, rotation)
-    # towns and cities keep (at least) their edges
-    old_nodes = old.cities + old.towns
-    new_nodes = new.cities + new.towns
-    for part in old_nodes:
-        oe = old.node_exits.get(part, frozenset())
-        if not any(oe <= new.node_exits.get(n, frozenset()) for n in new_nodes):
-            return "new track must keep every town and city's track"
+    # towns and cities keep (at least) their edges: a geometric check, which a title's
+    # fixed-rotation lay (18Rhl's Rhine metropolises) skips like the others
+    if ctx.rules.fixed_rotation(ctx, hex_id, new_tile) is None:
+        old_nodes = old.cities + old.towns
+        new_nodes = new.cities + new.towns
+        for part in old_nodes:
+            oe = old.node_exits.get(part, frozenset())
+            if not any(oe <= new.node_exits.get(n, frozenset()) for n in new_nodes):
+                return "new track must keep every town and city's track"
     if ctx.rules.skip_track_restriction(placed.tile, new_tile):
         return None
     if ctx.rules.restriction == "permissive":
