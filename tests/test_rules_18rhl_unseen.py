@@ -221,6 +221,24 @@ def test_a_presidents_certificate_is_sold_only_after_the_players_other_certifica
     assert label(game) == "SR 9" and current_id(game) == 1005
 
 
+# -- floating with shares in the market -------------------------------------------------
+
+
+@needs_shared
+def test_shares_in_the_market_count_toward_the_float() -> None:
+    """generated2 g404 action 539 (phase 8): ADR's bankrupt president's 20% went to the
+    market; players hold 20%, the IPO 60%.  1003 buys ADR_3 from the IPO: with 50% out
+    of the IPO (30% players, 20% market) ADR floats, fully capitalised (10 x 60M) and
+    its unsold IPO shares go to the market (the reference: 600M, 70% in the pool)."""
+    before = REF.position("generated2/g404", 538)
+    adr = before.corporation("ADR")
+    assert not adr.floated and adr.percent_of("market") == 20 and adr.percent_of("ipo") == 60
+    game = REF.position("generated2/g404", 539)
+    adr = game.corporation("ADR")
+    assert adr.floated and adr.cash == 600 and adr.capitalization == "full"
+    assert adr.percent_of("market") == 70 and adr.percent_of("ipo") == 0
+
+
 # -- promotion tiles ----------------------------------------------------------------------
 
 
