@@ -126,12 +126,17 @@ class StockRules:
         """Percent players must hold for ``corp`` to float (its spec's ``float_percent``)."""
         return corp.spec.float_percent
 
+    def float_progress(self, game: Game, corp: Corporation) -> int:
+        """Percent of ``corp`` that counts toward its float: held by players.  Title
+        hook; 18Rhl counts every share out of the IPO."""
+        return sold_percent(corp)
+
     def check_float(self, game: Game, corp: Corporation) -> None:
-        """Float ``corp`` (:meth:`float_corporation`) once players hold
-        :meth:`float_percent` of it; only floatable corporations not yet floated."""
+        """Float ``corp`` (:meth:`float_corporation`) once :meth:`float_progress`
+        reaches :meth:`float_percent`; only floatable corporations not yet floated."""
         if corp.floated or not corp.spec.floatable:
             return
-        if sold_percent(corp) >= self.float_percent(game, corp):
+        if self.float_progress(game, corp) >= self.float_percent(game, corp):
             corp.floated = True
             self.float_corporation(game, corp)
 

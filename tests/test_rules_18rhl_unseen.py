@@ -1,4 +1,5 @@
-"""18Rhl: whose turn it is (auctions, operating order, steps, discards), with real values.
+"""18Rhl rules the later reference games showed, with real values: whose turn it is
+(auctions, operating order, steps, discards, who is passed over) and route bonuses.
 
 Each case is a rule the reference engine applies and that the later reference games
 (``generated2``, ``released``) showed: positions come from a new game driven through
@@ -200,3 +201,71 @@ def test_companies_over_the_train_limit_discard_in_any_order() -> None:
         game.process(REF.action("generated2/g412", 292))  # CCE is within the limit now
     game.process(REF.action("generated2/g412", 293))  # CME discards its 4-2
     assert step(game) == "track" and current_id(game) == "CME"
+
+
+# -- the stock round: who can still act -------------------------------------------------
+
+
+@needs_shared
+def test_a_presidents_certificate_is_sold_only_after_the_players_other_certificates() -> None:
+    """generated2 g422 action 357: 1004 (4M) holds KEG's president's certificate and a
+    20% KEG certificate, the market holds 40% of KEG (room for 10%).  The 20% does not
+    fit, and 10% of the presidency may only go with the other certificates (30%): 1004
+    can sell nothing, buy nothing, and is passed over (the trace: 1005's turn)."""
+    before = REF.position("generated2/g422", 356)
+    keg = before.corporation("KEG")
+    assert sorted((c.percent, c.president) for c in keg.certs_of(1004)) == [(20, False),
+                                                                            (20, True)]
+    assert keg.percent_of("market") == 40 and keg.percent_of(1001) == 20
+    game = REF.position("generated2/g422", 357)
+    assert label(game) == "SR 9" and current_id(game) == 1005
+
+
+# -- floating with shares in the market -------------------------------------------------
+
+
+@needs_shared
+def test_shares_in_the_market_count_toward_the_float() -> None:
+    """generated2 g404 action 539 (phase 8): ADR's bankrupt president's 20% went to the
+    market; players hold 20%, the IPO 60%.  1003 buys ADR_3 from the IPO: with 50% out
+    of the IPO (30% players, 20% market) ADR floats, fully capitalised (10 x 60M) and
+    its unsold IPO shares go to the market (the reference: 600M, 70% in the pool)."""
+    before = REF.position("generated2/g404", 538)
+    adr = before.corporation("ADR")
+    assert not adr.floated and adr.percent_of("market") == 20 and adr.percent_of("ipo") == 60
+    game = REF.position("generated2/g404", 539)
+    adr = game.corporation("ADR")
+    assert adr.floated and adr.cash == 600 and adr.capitalization == "full"
+    assert adr.percent_of("market") == 70 and adr.percent_of("ipo") == 0
+
+
+# -- promotion tiles ----------------------------------------------------------------------
+
+
+@needs_shared
+def test_promotion_tile_949_upgrades_duisburg_at_rotation_0() -> None:
+    """generated2 g404 action 520 (promotion tiles): DEE upgrades Duisburg (D9, brown
+    929) to the gray 949, whose edge 4 runs through the printed town into the city.
+    A Rhine metropolis lay is offered at rotation 0 without the geometric checks, the
+    old city's edges included: it is offered and accepted (the reference did)."""
+    game = REF.position("generated2/g404", 519)
+    assert game.board.tile_at("D9").tile.name == "929"
+    assert any((lay.hex, lay.tile, lay.rotation) == ("D9", "949", 0)
+               for lay in game.legal_tile_lays())
+    game.process(REF.action("generated2/g404", 520))
+    assert game.board.tile_at("D9").tile.name == "949"
+
+
+# -- route bonuses -------------------------------------------------------------------------
+
+
+@needs_shared
+def test_siegerland_is_one_steel_works_for_the_montan_bonus() -> None:
+    """generated2 g401 action 658: KEG's 5-train runs D9-...-D7-...-J3-...-J15 in phase 8:
+    coal at Moers (D7, carried from the brown tile) and J3, steel only at Siegerland
+    (J15): a single Montan, +40M, 350M in all (the reference's revenue), not the double."""
+    game = REF.position("generated2/g401", 657)
+    game.process(REF.action("generated2/g401", 658))
+    assert game.round.revenue == 350
+    assert [b.amount for r in game.round.route_results for b in r.bonuses
+            if b.name == "montan"] == [40]
