@@ -31,6 +31,8 @@ from rhineland.routes import (
     RouteContext,
     RouteResult,
     RouteSpec,
+    resolve,
+    rules_of,
     run_revenue,
     track_graph,
 )
@@ -665,3 +667,27 @@ def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None
     stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
     # plain best 8: eight 70s = 560; with both ends: 60+60+50+50 (x2) + four 70s = 600
     assert stops == (0, 1, 2, 3, 4, 5, 6, 11)
+
+
+@needs_shared
+@pytest.mark.parametrize(("game", "action_id", "revenue"), [("g401", 658, 350),
+                                                            ("g419", 614, 330)])
+def test_siegerland_is_one_steel(game: str, action_id: int, revenue: int) -> None:
+    """KEG's recorded runs in two reference games (phase 5): two coal hexes and
+    Siegerland (J15) as the only steel earn the single Montan (+40M), not the double:
+    J15 counts one steel, its icon."""
+    from reference import ReferenceGames
+    from rhineland.engine.actions import RunRoutes
+
+    ref = ReferenceGames("18Rhl")
+    name = f"generated2/{game}"
+    pos = ref.position(name, action_id - 1)
+    action = ref.action(name, action_id)
+    assert isinstance(action, RunRoutes)
+    ctx = pos.title.route_context(pos, pos.corporations["KEG"])
+    resolved = resolve(ctx, track_graph(ctx.board), RouteSpec.from_export(action.routes[0]))
+    assert "J15" in [v.hex for v in resolved.visits]
+    assert rules_of(ctx).montan_counts(ctx, resolved.visits) == (2, 1)  # type: ignore[attr-defined]
+    (res,) = run(ctx, *action.routes)
+    assert res.bonus("montan") == 40
+    assert res.revenue == revenue == action.routes[0]["revenue"]
