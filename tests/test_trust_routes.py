@@ -211,6 +211,9 @@ def test_cli_refuses_the_run_and_trusts_it_with_the_option(tmp_path: Path) -> No
         "  action 145: RhE train 3-0 recorded 80M, the rules reject its route: train 3-0: "
         "a route may not start or end at a town (J3-0) [route.town_end]; run applied at "
         "its recorded 130M (leniency route)")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text().splitlines()
+    shown = readme.index("    " + lines[at])  # the README's example is this output
+    assert readme[shown + 1] == "    " + lines[at + 1]
 
     code, out, _ = run_cli("replay", str(path), "--trust-routes", "--json")
     assert code == 0
@@ -229,3 +232,17 @@ def test_cli_trust_routes_on_a_legal_game_says_none() -> None:
             "(--trust-routes): none") in out.splitlines()
     code, out, _ = run_cli("replay", str(END_BANK), "--json")
     assert json.loads(out)["leniencies"] == []
+
+
+def test_cli_routes_and_best_routes_take_the_option(tmp_path: Path) -> None:
+    path = tmp_path / "altered.json"
+    path.write_text(json.dumps(altered(145, drop_g6)))
+    assert run_cli("routes", str(path), "--before", "162")[0] == 1  # stops at action 145
+    code, out, _ = run_cli("routes", str(path), "--before", "162", "--trust-routes", "--json")
+    assert code == 0 and json.loads(out)["revenue"] == 150  # RhE's best at action 162
+
+    code, out, _ = run_cli("replay", str(path), "--best-routes", "--trust-routes", "--json",
+                           "--until", "146")
+    assert code == 0
+    (run,) = [r for r in json.loads(out)["runs"] if r["action"] == 145]
+    assert (run["entity"], run["ran"]) == ("RhE", 130)  # what the run records

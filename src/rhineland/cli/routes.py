@@ -129,7 +129,11 @@ def _entity_symbol(game: Game, entity: str, as_json: bool) -> str:
 @click.option("--entity", "entity", default=None,
               help="Company symbol, any letter case (default: the company about to run).")
 @click.option("--json", "as_json", is_flag=True, help="Print the routes as JSON.")
-def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool) -> None:
+@click.option("--trust-routes", "trust", is_flag=True,
+              help="Replay to the position as 18xx.games does: a run the route rules "
+              "reject is applied with its recorded revenue.")
+def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
+               trust: bool) -> None:
     """Print the provably best routes at a position of an 18xx.games EXPORT_FILE
     (- for standard input)."""
     export = _load(export_file, as_json)
@@ -137,7 +141,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool)
         index = action_index(export, before)
     except ExportError as exc:
         fail_input(exc, as_json)
-    game = new_game(export)
+    game = new_game(export, trust_routes=trust)
     if entity is not None:
         entity = _entity_symbol(game, entity, as_json)
     targets = undo_targets(export.actions)
