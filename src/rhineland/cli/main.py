@@ -16,6 +16,7 @@ import orjson
 from rhineland.cli.errors import fail, fail_illegal, fail_input
 from rhineland.cli.routes import replay_best_routes, routes_cmd
 from rhineland.engine.actions import Action
+from rhineland.engine.game import Game
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     ReplayError,
@@ -23,6 +24,7 @@ from rhineland.io.export import (
     new_game,
     replay_iter,
     standing_positions,
+    trusted_runs,
 )
 from rhineland.io.state_view import game_state
 from rhineland.io.summary import ReplaySummary
@@ -81,21 +83,26 @@ def cli() -> None:
 @click.option("--best-routes", "best", is_flag=True,
               help="Compare every run with the provably best routes; with --json, "
               "print the runs as JSON.")
-def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -> None:
+@click.option("--trust-routes", "trust", is_flag=True,
+              help="Replay as 18xx.games does: a run whose routes the rules reject is "
+              "applied with its recorded revenue; every such run is listed.")
+def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
+               trust: bool) -> None:
     """Replay an 18xx.games EXPORT_FILE (- for standard input) with every rule checked;
-    print a summary."""
+    print a summary.  With --trust-routes a run the route rules reject is applied with
+    the revenue it records (as 18xx.games replays it) and listed with the rule broken."""
     try:
         export = load_export(export_file)
     except ExportError as exc:
         fail_input(exc, as_json)
     if best:
-        sys.exit(replay_best_routes(export, until, as_json))
+        sys.exit(replay_best_routes(export, until, as_json, trust_routes=trust))
     game = None
     last_id = None
     done: list[tuple[int, Action, str]] = []  # (position, action, round label)
     label = ""
     try:
-        for i, action, g in replay_iter(export, until=until):
+        for i, action, g in replay_iter(export, until=until, trust_routes=trust):
             game = g
             last_id = action.id
             done.append((i, action, label or g.round.label))
@@ -107,8 +114,11 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
     except GameError as exc:  # the game cannot be set up
         fail("bad_input", str(exc), as_json=as_json, rule=exc.rule)
     if game is None:
-        game = new_game(export)
+        game = new_game(export, trust_routes=trust)
     standing = standing_positions(export.actions[: len(done)])
+    standing_ids = {export.actions[i].id for i in standing}
+    lenient = [{**use.as_dict(), "standing": use.action_id in standing_ids}
+               for use in game.leniencies_used]
     summary = ReplaySummary()
     for i, action, at in done:
         if i in standing:
@@ -129,6 +139,7 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
             "last_action_id": last_id,
             "players": players,
             "corporations": corps,
+            "leniencies": lenient,
         }
         click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return
@@ -142,9 +153,31 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
     bank_text = f"bank {bank}M" if bank >= 0 else f"bank broken ({bank}M)"
     click.echo(f"state: {state.get('round', {}).get('label', 'end')}, phase {state['phase']}, "
                f"{bank_text}{end}")
+    for line in _leniency_lines(game, trust, standing_ids):
+        click.echo(line)
     click.echo("scores:" if game.finished else "values:")
     for p in sorted(game.players, key=lambda x: -game.player_value(x)):
         click.echo(f"  {p.name:<20} cash {p.cash:>6}M  value {game.player_value(p):>6}M")
+
+
+def _leniency_lines(game: Game, trust: bool, standing_ids: set[int | None]) -> list[str]:
+    """What the replay accepted under a leniency: with ``trust`` the runs the route
+    rules reject (``none`` when every run is legal), then any other leniency use."""
+    runs = trusted_runs(game)
+    others = [u for u in game.leniencies_used if u not in runs]
+    lines: list[str] = []
+    if trust:
+        n = len(runs)
+        lines.append(f"runs the route rules reject, applied with the recorded revenue "
+                     f"(--trust-routes): {n or 'none'}")
+        lines += [f"  {run}{'' if run.action_id in standing_ids else ' (undone later)'}"
+                  for run in runs]
+    if others:
+        n = len(others)
+        lines.append(f"accepted under a leniency (the reference engine's, not the rules): "
+                     f"{n} action{'s' if n != 1 else ''}")
+        lines += [f"  {use}" for use in others]
+    return lines
 
 
 cli.add_command(routes_cmd)

@@ -33,6 +33,7 @@ import orjson
 from rhineland.cli.errors import fail, fail_illegal, fail_input, report
 from rhineland.engine.actions import RunRoutes
 from rhineland.engine.game import Game
+from rhineland.engine.leniency import TRUST_ROUTES
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
@@ -44,6 +45,7 @@ from rhineland.io.export import (
 )
 from rhineland.routes import RouteResult, run_revenue
 from rhineland.routes.search import RouteSet, best_routes
+from rhineland.routes.trusted import trusted_results
 
 
 def route_set_json(rs: RouteSet) -> dict[str, Any]:
@@ -127,7 +129,11 @@ def _entity_symbol(game: Game, entity: str, as_json: bool) -> str:
 @click.option("--entity", "entity", default=None,
               help="Company symbol, any letter case (default: the company about to run).")
 @click.option("--json", "as_json", is_flag=True, help="Print the routes as JSON.")
-def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool) -> None:
+@click.option("--trust-routes", "trust", is_flag=True,
+              help="Replay to the position as 18xx.games does: a run the route rules "
+              "reject is applied with its recorded revenue.")
+def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
+               trust: bool) -> None:
     """Print the provably best routes at a position of an 18xx.games EXPORT_FILE
     (- for standard input)."""
     export = _load(export_file, as_json)
@@ -135,7 +141,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool)
         index = action_index(export, before)
     except ExportError as exc:
         fail_input(exc, as_json)
-    game = new_game(export)
+    game = new_game(export, trust_routes=trust)
     if entity is not None:
         entity = _entity_symbol(game, entity, as_json)
     targets = undo_targets(export.actions)
@@ -160,7 +166,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool)
 
 def replay_best_routes(
     export: Export, until: int | None = None, as_json: bool = False,
-    echo: Callable[[str], None] = click.echo,
+    echo: Callable[[str], None] = click.echo, *, trust_routes: bool = False,
 ) -> int:
     """Replay ``export`` and compare every ``run_routes`` with the optimum; return the exit code.
 
@@ -172,12 +178,14 @@ def replay_best_routes(
     "best"}...], "totals": {sym: {"ran", "best"}}}`` (every run listed).
     Errors print ``error: ...`` (with ``as_json`` a JSON error object) on stderr and
     return 1 (an illegal action) or 2 (``until`` names no action of the export).
+    With ``trust_routes`` a run the route rules reject is applied with its recorded
+    revenue, which is what it "ran".
     """
     try:
         stop = len(export.actions) if until is None else action_index(export, until) + 1
     except ExportError as exc:
         return report("bad_argument", str(exc), as_json=as_json, rule=exc.rule)
-    game = new_game(export)
+    game = new_game(export, trust_routes=trust_routes)
     targets = undo_targets(export.actions)
     standing = standing_positions(export.actions[:stop])
     runs: list[dict[str, Any]] = []
@@ -220,7 +228,9 @@ def _compare_run(game: Game, action: RunRoutes) -> dict[str, Any] | None:
     if ent is None or not hasattr(ent, "trains"):
         return None
     ctx = game.title.route_context(game, ent)
-    ran = sum(r.revenue for r in run_revenue(ctx, list(action.routes)))
+    routes = list(action.routes)
+    trusted = trusted_results(routes) if TRUST_ROUTES in game.leniencies else None
+    ran = sum(r.revenue for r in (trusted if trusted is not None else run_revenue(ctx, routes)))
     best = best_routes(game).revenue
     label = rnd.label if rnd is not None else ""
     return {"action": action.id, "round": label, "entity": ent.sym, "ran": ran, "best": best}

@@ -41,6 +41,7 @@ from rhineland.engine.entities import (
     Private,
     Train,
 )
+from rhineland.engine.leniency import LeniencyUse
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
 from rhineland.engine.title import Title
@@ -197,6 +198,8 @@ class Game:
         self.seats: list[tuple[int, str]] = [(int(pid), str(name)) for pid, name in players]
         self._undo_stack: list[tuple[tuple[State, int], Action]] = []  # (snapshot, action)
         self._redo_stack: list[list[Action]] = []
+        self.leniencies: frozenset[str] = frozenset()
+        self.leniencies_used: list[LeniencyUse] = []
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -392,6 +395,7 @@ class Game:
 
     def _process_game_action(self, action: Action, atomic: bool, keep: bool) -> None:
         snapshot = self.snapshot() if (atomic or keep) else None
+        used = len(self.leniencies_used)
         try:
             self._apply(action)
             for auto in action.auto_actions:
@@ -399,6 +403,7 @@ class Game:
         except Exception:
             if snapshot is not None:
                 self.restore(snapshot)
+            del self.leniencies_used[used:]  # a refused action used no leniency
             raise
         if snapshot is not None and keep:
             self._undo_stack.append((snapshot, action))
@@ -416,6 +421,15 @@ class Game:
         self.title.before_action(self, action)
         self.round.process(self, action)
         self.title.after_action(self, action)
+
+    def use_leniency(self, use: LeniencyUse) -> None:
+        """Record an action accepted under a leniency (``use.rule`` is refused by the
+        rules; the leniency is one of :attr:`leniencies`) and log it.  An action
+        processed again (a redo) is recorded once."""
+        if any(u == use for u in self.leniencies_used):
+            return
+        self.leniencies_used.append(use)
+        self.add_log(str(use))
 
     def snapshot(self) -> tuple[State, int]:
         """The mutable state now and the log length (for undo or look-ahead)."""

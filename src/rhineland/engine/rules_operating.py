@@ -12,10 +12,13 @@ from rhineland.board import legality
 from rhineland.board.legality import BoardRules, LayContext, PrivateState
 from rhineland.engine.actions import DestinationConnection, LayTile, PlaceToken, RunRoutes
 from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Private
+from rhineland.engine.leniency import TRUST_ROUTES, TrustedRun
 from rhineland.engine.shares import move_price, operating_order_key
 from rhineland.errors import GameError
-from rhineland.routes import RevenueRules, RouteContext, RouteResult, run_revenue
+from rhineland.routes import RevenueRules, RouteContext, RouteResult
+from rhineland.routes.engine import check_trains
 from rhineland.routes.graph import track_graph
+from rhineland.routes.trusted import check_recorded_run, find_rejection, trusted_results
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -331,18 +334,41 @@ class OperatingRules:
     def run_routes(self, game: Game, rnd: OperatingRound, entity: Any,
                    action: RunRoutes) -> list[RouteResult]:
         """Validate the routes and compute each train's revenue; a route's recorded
-        revenue must equal ours (:func:`rhineland.routes.run_revenue`)."""
-        results = run_revenue(self.route_context(game, entity), list(action.routes))
-        for route, result in zip(action.routes, results, strict=True):
-            recorded = route.get("revenue") if isinstance(route, dict) else None
-            if recorded is not None and recorded != result.revenue:
-                raise GameError(
-                    f"train {result.train} of {entity.sym}: the route earns {result.revenue}M, "
-                    f"not the recorded {recorded}M",
-                    "route.revenue",
-                )
+        revenue must equal ours (:func:`rhineland.routes.trusted.check_recorded_run`).
+
+        Under the leniency :data:`~rhineland.engine.leniency.TRUST_ROUTES` a run the
+        route rules reject is applied with the revenue each train records, as
+        18xx.games replays it (the trains must still be the company's, each run
+        once), and recorded as a :class:`~rhineland.engine.leniency.TrustedRun`.
+        """
+        ctx = self.route_context(game, entity)
+        routes = list(action.routes)
+        try:
+            results = check_recorded_run(ctx, routes)
+        except GameError as exc:
+            if TRUST_ROUTES not in game.leniencies:
+                raise
+            results = self._trusted_run(game, ctx, entity, action, exc)
         for result in results:
             game.add_log(f"{entity.sym} runs a {result.train}-train for {result.revenue}M")
+        return results
+
+    def _trusted_run(self, game: Game, ctx: RouteContext, entity: Any, action: RunRoutes,
+                     error: GameError) -> list[RouteResult]:
+        """The run the rules reject (``error``) with its recorded revenue, recorded as
+        a trusted run; ``GameError`` when a train is not the company's or runs twice,
+        or ``error`` itself when a route records no revenue (nothing to trust)."""
+        routes = list(action.routes)
+        check_trains(ctx, routes)
+        results = trusted_results(routes)
+        rejection = find_rejection(ctx, routes)
+        if results is None or rejection is None or rejection.recorded is None:
+            raise error
+        game.use_leniency(TrustedRun(
+            rule=rejection.rule, action_id=action.id, message=rejection.message,
+            entity=entity.sym, train=rejection.train, recorded=rejection.recorded,
+            ours=rejection.ours, revenue=sum(r.revenue for r in results),
+        ))
         return results
 
     def pay_dividend(self, game: Game, rnd: OperatingRound, entity: Any, kind: str) -> None:

@@ -7,7 +7,9 @@ everything before any action is applied (raising
 :class:`~rhineland.errors.ExportError` with a one-line message, or its subclass
 :class:`~rhineland.errors.ActionError` naming the action and the field);
 :func:`new_game` builds the :class:`~rhineland.engine.game.Game`;
-:func:`replay` runs every action with full checks.
+:func:`replay` runs every action with full checks (``trust_routes``: a run the route
+rules reject is applied with its recorded revenue, as 18xx.games does, and listed
+by :func:`trusted_runs`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from rhineland.engine.actions import (
     found_text,
 )
 from rhineland.engine.game import Game
+from rhineland.engine.leniency import REPLAY_LENIENCIES, TRUST_ROUTES, TrustedRun
 from rhineland.errors import ActionError, ExportError, GameError
 from rhineland.titles import get_title
 
@@ -239,10 +242,26 @@ def load_export(path: str | Path) -> Export:
     return parse_export(read_json(path))
 
 
-def new_game(export: Export, *, keep_history: bool = False) -> Game:
-    """A fresh game with the export's title, players, seed and optional rules."""
+def new_game(export: Export, *, keep_history: bool = False,
+             trust_routes: bool = False) -> Game:
+    """A fresh game with the export's title, players, seed and optional rules.
+
+    It accepts what the rules allow and the replay leniencies
+    (:data:`~rhineland.engine.leniency.REPLAY_LENIENCIES`); with ``trust_routes``
+    also the leniency :data:`~rhineland.engine.leniency.TRUST_ROUTES`: a run the
+    route rules reject is applied with its recorded revenue (see :func:`replay`).
+    """
     title = get_title(export.title, export.optional_rules)
-    return Game(title, export.players, export.seed, keep_history=keep_history)
+    game = Game(title, export.players, export.seed, keep_history=keep_history)
+    game.leniencies = REPLAY_LENIENCIES | ({TRUST_ROUTES} if trust_routes else set())
+    return game
+
+
+def trusted_runs(game: Game) -> list[TrustedRun]:
+    """The runs the route rules reject that ``game`` applied with their recorded
+    revenue (a replay with ``trust_routes``), in the order they were processed
+    (an undone run included; a redone one once)."""
+    return [u for u in game.leniencies_used if isinstance(u, TrustedRun)]
 
 
 class ReplayError(GameError):
@@ -331,18 +350,21 @@ def action_index(export: Export, action_id: int) -> int:
 
 
 def replay_iter(
-    export: Export, game: Game | None = None, until: int | None = None
+    export: Export, game: Game | None = None, until: int | None = None, *,
+    trust_routes: bool = False,
 ) -> Iterator[tuple[int, Action, Game]]:
     """Replay the export, yielding ``(index, action, game)`` after each action.
 
     Undone actions are applied live and then reverted, as on the server.
     Raises :class:`ReplayError` at the first illegal action and
     :class:`ExportError` when ``until`` is not an action id of the export.
+    ``trust_routes``: see :func:`replay` (for a new game; a given ``game`` keeps
+    its own leniencies).
     """
     if until is not None:
         action_index(export, until)
     if game is None:
-        game = new_game(export)
+        game = new_game(export, trust_routes=trust_routes)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         try:
@@ -355,13 +377,23 @@ def replay_iter(
 
 
 def replay(export: Export, until: int | None = None,
-           on_action: Callable[[int, Action, Game], None] | None = None) -> Game:
-    """Replay every action (or up to id ``until``) and return the game."""
+           on_action: Callable[[int, Action, Game], None] | None = None, *,
+           trust_routes: bool = False) -> Game:
+    """Replay every action (or up to id ``until``) and return the game.
+
+    Every rule is checked: a run whose routes the rules reject (a route's track,
+    token, stops, distance, or its recorded revenue) stops the replay with a
+    :class:`ReplayError` naming the rule.  With ``trust_routes`` the replay is
+    18xx.games': such a run is applied with the revenue each train records (the
+    dividend follows from it as recorded) and listed by :func:`trusted_runs`
+    (``game.leniencies_used``) with the rule, the message, and the train's
+    recorded revenue against the rules' where its route is legal.
+    """
     game: Game | None = None
-    for i, action, g in replay_iter(export, until=until):
+    for i, action, g in replay_iter(export, until=until, trust_routes=trust_routes):
         game = g
         if on_action is not None:
             on_action(i, action, g)
     if game is None:
-        game = new_game(export)
+        game = new_game(export, trust_routes=trust_routes)
     return game

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rhineland.engine.leniency import LeniencyUse
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, new_game, read_json, undo_targets
 from rhineland.io.state_view import game_state
@@ -31,12 +32,15 @@ class Difference:
 
 @dataclass
 class Report:
-    """``matched`` of ``total`` actions equal; ``diffs`` in action order."""
+    """``matched`` of ``total`` actions equal; ``diffs`` in action order; ``trusted``:
+    the actions accepted under a leniency (with ``trust_routes``, the runs the route
+    rules reject)."""
 
     matched: int = 0
     total: int = 0
     diffs: list[Difference] = field(default_factory=list)
     error: str | None = None
+    trusted: list[LeniencyUse] = field(default_factory=list)
 
 
 KEYED_SECTIONS = frozenset({"players", "corporations", "minors", "companies", "tiles"})
@@ -80,13 +84,16 @@ def first_difference(ours: Any, theirs: Any, path: str = "") -> tuple[str, Any, 
 
 
 def compare_with_trace(export_path: str | Path, trace_path: str | Path,
-                       stop_at_first: bool = True) -> Report:
-    """Replay the export and compare the state after every action with the trace."""
+                       stop_at_first: bool = True, *, trust_routes: bool = False) -> Report:
+    """Replay the export and compare the state after every action with the trace
+    (``trust_routes``: a run the route rules reject is applied with its recorded
+    revenue, as :func:`~rhineland.io.export.replay` does with it)."""
     export = load_export(export_path)
     trace = read_json(trace_path)
     entries = trace["trace"]
     report = Report(total=len(entries))
-    game = new_game(export)
+    game = new_game(export, trust_routes=trust_routes)
+    report.trusted = game.leniencies_used  # filled as the replay goes
     targets = undo_targets(export.actions)
     init = first_difference(game_state(game), trace["initial"])
     if init:

@@ -4,7 +4,8 @@
 Per route, in this order (the first broken rule raises
 :class:`~rhineland.errors.GameError`, rule names in brackets):
 
-1. the train belongs to the entity and runs once [``route.train``];
+1. every train belongs to the entity and runs once [``route.train``] (all
+   routes first);
 2. every chain of hexes is a track segment on the board, consecutive chains
    share a node [``route.track``];
 3. at least two stops [``route.stops``]; no node visited twice
@@ -57,24 +58,15 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
     in input order.  Raises ``GameError`` naming the rule and the values for
     the first illegal route (see the module docstring for the order).
     """
+    check_trains(ctx, routes)
     rules = rules_of(ctx)
     graph = track_graph(ctx.board)
     view = rules.entity_view(ctx, graph)
     used_units: set[int] = set()
-    used_trains: set[str] = set()
     resolved: list[Route] = []
     results: list[RouteResult] = []
     for raw in routes:
         spec = RouteSpec.coerce(raw)
-        if spec.train not in ctx.trains:
-            raise GameError(
-                f"{ctx.entity} has no train {spec.train} "
-                f"(trains: {', '.join(ctx.trains) or 'none'})",
-                "route.train",
-            )
-        if spec.train in used_trains:
-            raise GameError(f"train {spec.train} runs twice in one run", "route.train")
-        used_trains.add(spec.train)
         route = resolve(ctx, graph, spec, used_units)
         costs = check_route(ctx, graph, view, route, rules)
         units = route.segments[0].units if len(route.segments) == 1 else None
@@ -113,6 +105,23 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
         )
     rules.check_run(ctx, resolved)
     return results
+
+
+def check_trains(ctx: RouteContext, routes: Sequence[RouteInput]) -> None:
+    """Check 1 of the module docstring: each route's train is one of the entity's and
+    runs once [``route.train``] (the checks 18xx.games keeps for a stored run)."""
+    used: set[str] = set()
+    for raw in routes:
+        train = RouteSpec.coerce(raw).train
+        if train not in ctx.trains:
+            raise GameError(
+                f"{ctx.entity} has no train {train} "
+                f"(trains: {', '.join(ctx.trains) or 'none'})",
+                "route.train",
+            )
+        if train in used:
+            raise GameError(f"train {train} runs twice in one run", "route.train")
+        used.add(train)
 
 
 def check_route(

@@ -1,0 +1,80 @@
+"""Named leniencies: what the reference engine (18xx.games) accepts although the rules
+refuse it, because it trusts what a stored action records.
+
+The rules refuse it: ``process`` raises ``GameError``.  A replay turns a
+leniency on by name (:attr:`Game.leniencies <rhineland.engine.game.Game.leniencies>`)
+and every action it lets through is recorded (:attr:`Game.leniencies_used`) and
+reported by the replay: nothing is accepted silently.
+
+``route`` (``replay(export, trust_routes=True)``, ``rhineland replay --trust-routes``)
+is never on by default: a replay checks every route unless asked to trust them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+TRUST_ROUTES = "route"
+"""The leniency that trusts a ``run_routes`` action's recorded revenue (every ``route.*``
+rule of its routes relaxed; the trains must still be the company's, each run once)."""
+
+LENIENCIES: dict[str, str] = {
+    TRUST_ROUTES: "a run whose routes break a route rule (route.*), applied with the "
+                  "revenue each train records, as 18xx.games replays it (--trust-routes)",
+}
+"""Every leniency by name (the rule, or family of rules, it relaxes) and what it lets
+through."""
+
+REPLAY_LENIENCIES: frozenset[str] = frozenset()
+"""The leniencies an export replay allows without being asked (each use is recorded
+and reported); :data:`TRUST_ROUTES` is never one of them."""
+
+
+@dataclass(frozen=True)
+class LeniencyUse:
+    """One action accepted under a leniency: the ``rule`` the rules refuse it by, its
+    id, and what the rules say (``message``)."""
+
+    rule: str
+    action_id: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"action {self.action_id}: {self.message} (accepted under leniency {self.rule})"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The use as a JSON object (``action_id``, ``rule``, ``message``)."""
+        return {"action_id": self.action_id, "rule": self.rule, "message": self.message}
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrustedRun(LeniencyUse):
+    """A run the route rules reject, applied with its recorded revenue (leniency
+    :data:`TRUST_ROUTES`).
+
+    ``rule`` and ``message`` are what the route check says; ``train`` is the train
+    whose route it rejects, ``recorded`` that train's recorded revenue and ``ours``
+    what the rules give it (``None`` when the route itself is illegal, so it earns
+    nothing under them); ``revenue`` is the run's recorded total, which was applied.
+    """
+
+    entity: str
+    train: str
+    recorded: int
+    ours: int | None
+    revenue: int
+    leniency: str = TRUST_ROUTES
+
+    def __str__(self) -> str:
+        ours = "the rules reject its route" if self.ours is None else f"the rules {self.ours}M"
+        return (f"action {self.action_id}: {self.entity} train {self.train} recorded "
+                f"{self.recorded}M, {ours}: {self.message} [{self.rule}]; run applied at "
+                f"its recorded {self.revenue}M (leniency {self.leniency})")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The run as a JSON object: the use's fields and ``leniency``, ``entity``,
+        ``train``, ``recorded``, ``ours``, ``revenue``."""
+        return {**super().as_dict(), "leniency": self.leniency, "entity": self.entity,
+                "train": self.train, "recorded": self.recorded, "ours": self.ours,
+                "revenue": self.revenue}
