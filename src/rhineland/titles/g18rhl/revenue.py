@@ -19,12 +19,13 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
 * Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
   joined by the ferry (narrow track).  Visiting both one after the other is a
-  ferry crossing: the second visit does not count against the distance and
-  the route loses 50M (so the pair pays one city's value less 10M).
-  Visiting both cities of a green metropolis *not* one after the other is
-  illegal.  A yellow metropolis (three separate cities) may be visited more
-  than once, on either bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and
-  I10-H9-I10).
+  ferry crossing: the second visit neither counts against the distance nor
+  pays, and the first pays 10M less.  The reference treats any two stops in a
+  row in one metropolis hex so, whatever the colour (the gray promotion tile
+  949 on D9: its town and city; the 8-train ignores the town).  Visiting both
+  cities of a green metropolis *not* one after the other is illegal.  A yellow
+  metropolis (three separate cities) may be visited more than once, on either
+  bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and I10-H9-I10).
 * Full green metropolis: with all 3 slots filled the hex blocks every
   company without a token in it; with fewer tokens nothing there blocks.
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
@@ -59,7 +60,7 @@ ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
 COAL, STEEL = "K", "S"
-TRAJEKT_PENALTY = 50
+TRAJEKT_PENALTY = 10
 EASTERN_RUHR_PER_LINK = 10
 EISERN_RHEIN_BONUS = 80
 RATINGEN_BONUS = 30
@@ -194,26 +195,30 @@ class RhlRevenue(RevenueRules):
         return any(s != ctx.entity for s in toks)
 
     def _trajekts(self, route: Route, check: bool = False) -> list[int]:
-        """Indices of visits reached by the ferry; with ``check``, raise for illegal revisits."""
-        by_hex: dict[str, list[int]] = {}
-        for i, v in enumerate(route.visits):
-            if v.hex in self.metropolis:
-                by_hex.setdefault(v.hex, []).append(i)
-        ferried: list[int] = []
-        for h, idx in by_hex.items():
-            if len(idx) < 2:
-                continue
-            color = route.visits[idx[0]].tile_color
-            if color == "green":
+        """Indices of visits reached by the ferry: a stop right after a stop in the same
+        Rhine metropolis hex (whatever the tile's colour: e.g. the gray 949's town and
+        city on D9; a town the 8-train ignores is never one).  With ``check``, raise
+        for a green metropolis entered twice otherwise."""
+        rge = route.train_spec.name == RGE_TRAIN
+        ferried = [
+            i for i in range(1, len(route.visits))
+            if route.visits[i].hex in self.metropolis
+            and route.visits[i].hex == route.visits[i - 1].hex
+            and not (rge and route.visits[i].kind == "town")  # the 8-train ignores towns
+        ]
+        if check:
+            by_hex: dict[str, list[int]] = {}
+            for i, v in enumerate(route.visits):
+                if v.hex in self.metropolis and v.tile_color == "green":
+                    by_hex.setdefault(v.hex, []).append(i)
+            for h, idx in by_hex.items():
                 for k, i in enumerate(idx):
-                    for j in idx[k + 1 :]:
-                        if j == i + 1:
-                            ferried.append(j)
-                        elif check:
+                    for j in idx[k + 1:]:
+                        if j != i + 1:
                             raise GameError(
-                                f"train {route.train} enters the green Rhine metropolis {h} twice "
-                                f"({route.visits[i].name}, {route.visits[j].name}) without "
-                                f"taking the ferry between them",
+                                f"train {route.train} enters the green Rhine metropolis {h} "
+                                f"twice ({route.visits[i].name}, {route.visits[j].name}) "
+                                f"without taking the ferry between them",
                                 "route.trajekt",
                             )
         return ferried
@@ -234,6 +239,20 @@ class RhlRevenue(RevenueRules):
         return super().stop_value(ctx, route, node)
 
     def paying_stops(
+        self,
+        ctx: RouteContext,
+        route: Route,
+        values: Sequence[int],
+        costs: Sequence[int],
+        tokened: frozenset[int],
+    ) -> tuple[int, ...]:
+        """As :meth:`_paying_stops`, without the stops reached by the ferry: a
+        metropolis visited twice in a row pays once (its first stop, less the ferry)."""
+        ferried = set(self._trajekts(route))
+        stops = self._paying_stops(ctx, route, values, costs, tokened)
+        return tuple(i for i in stops if i not in ferried)
+
+    def _paying_stops(
         self,
         ctx: RouteContext,
         route: Route,
@@ -322,13 +341,17 @@ class RhlRevenue(RevenueRules):
                 out.append(Bonus("eastern_ruhr", EASTERN_RUHR_PER_LINK * links, f"{links} links"))
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
-        ferried = self._trajekts(route)
-        if ferried:
+        # the ferry: the stop before a ferried one pays 10M less (when it pays)
+        origins = [
+            i - 1 for i in self._trajekts(route)
+            if i - 1 in stops and not (rge and visits[i - 1].kind == "town")
+        ]
+        if origins:
             out.append(
                 Bonus(
                     "trajekt",
-                    -TRAJEKT_PENALTY * len(ferried),
-                    ", ".join(visits[i].name for i in ferried),
+                    -TRAJEKT_PENALTY * len(origins),
+                    ", ".join(visits[i + 1].name for i in origins),
                 )
             )
         if rge and stops:
@@ -336,10 +359,11 @@ class RhlRevenue(RevenueRules):
             if first.hex in self.rge and last.hex in self.rge:
                 doubled = [i for i in stops if visits[i].hex in self.metropolis]
                 if doubled:
+                    # a metropolis pays double what it pays, the ferry deducted
                     out.append(
                         Bonus(
                             "rheingold",
-                            sum(values[i] for i in doubled),
+                            sum(values[i] - TRAJEKT_PENALTY * (i in origins) for i in doubled),
                             ", ".join(visits[i].name for i in doubled),
                         )
                     )
