@@ -269,3 +269,19 @@ def test_siegerland_is_one_steel_works_for_the_montan_bonus() -> None:
     assert game.round.revenue == 350
     assert [b.amount for r in game.round.route_results for b in r.bonuses
             if b.name == "montan"] == [40]
+
+
+@needs_shared
+def test_two_stops_in_a_row_in_a_gray_metropolis_count_once_less_10() -> None:
+    """generated2 g404 action 557 (phase 8): CCE's 6-train enters D9 (gray 949) by edge
+    4, through the printed town into the city: like a ferry crossing the city (the
+    second stop) costs no distance and pays nothing, the town pays 20 - 10M.  Six
+    cities/offboards then, a legal 6-train route paying 440M (the reference's)."""
+    game = REF.position("generated2/g404", 556)
+    game.process(REF.action("generated2/g404", 557))
+    (res,) = game.round.route_results
+    assert res.revenue == 440
+    # itemised as both D9 stops paid (town 20, city 60 in phase 8) and a trajekt fee of
+    # the city's 60 + 10: the town pays 20 - 10M, the city nothing
+    assert res.stops.index("D9-1") + 1 == res.stops.index("D9-0")
+    assert [b.amount for b in res.bonuses if b.name == "trajekt"] == [-(60 + 10)]

@@ -127,9 +127,13 @@ class StockRules:
         return corp.spec.float_percent
 
     def float_progress(self, game: Game, corp: Corporation) -> int:
-        """Percent of ``corp`` that counts toward its float: held by players.  Title
-        hook; 18Rhl counts every share out of the IPO."""
-        return sold_percent(corp)
+        """Percent of ``corp`` that counts toward its float: every share out of the
+        IPO (players' and the market's: e.g. a bankrupt president's shares), or only
+        the players' when the corporation's data says ``float_excludes_market``
+        (1893).  Title hook."""
+        if corp.spec.float_excludes_market:
+            return sold_percent(corp)
+        return 100 - corp.percent_of(IPO)
 
     def check_float(self, game: Game, corp: Corporation) -> None:
         """Float ``corp`` (:meth:`float_corporation`) once :meth:`float_progress`

@@ -470,12 +470,6 @@ class Rhl(Title):
         """Whether phase 5 (brown) or later has begun: full capitalisation (seed 000, Phases)."""
         return int(game.phase.name) >= 5
 
-    def float_progress(self, game: Game, corp: Corporation) -> int:
-        """Every share out of the IPO counts toward the float, those in the market too
-        (a bankrupt president's shares went there): the reference floats a company
-        once at most 100 - float% is left in its IPO."""
-        return 100 - corp.percent_of(IPO)
-
     def float_corporation(self, game: Game, corp: Corporation) -> None:
         """Before phase 5: incremental, 5 × par (KEG 6 ×), price up at the end of the SR.
         From phase 5: full capitalisation and the unsold shares go to the market."""
