@@ -425,6 +425,34 @@ def test_double_montan_with_two_coal_and_two_steel() -> None:
     assert res.bonus("montan") == 80
 
 
+def game_route(name: str, action_id: int) -> list[RouteResult]:
+    """The revenue of the run ``action_id`` of the generated2 18Rhl game ``name``, in the
+    position before it (the reference recorded its revenue)."""
+    from reference import ReferenceGames
+
+    games = ReferenceGames("18Rhl")
+    game = games.position(f"generated2/{name}", action_id - 1)
+    action = games.action(f"generated2/{name}", action_id)
+    ctx = game.title.route_context(game, game.corporation(action.entity))
+    return run_revenue(ctx, list(action.routes))
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("name", "action_id", "revenue"), [("g401", 658, 350), ("g419", 614, 330)]
+)
+def test_siegerland_is_one_steel_like_any_steel_works(
+    name: str, action_id: int, revenue: int
+) -> None:
+    """Siegerland (J15) counts one steel by its icon; two coal (Moers and the variable
+    mine) with J15 as the only steel is a single Montan, +40M in phase 8 (reference
+    revenue_str "+ Montan (=+40M)" on KEG's runs generated2 g401 #658, g419 #614)."""
+    (res,) = game_route(name, action_id)
+    assert "J15-0" in res.visits
+    assert res.bonus("montan") == 40
+    assert res.revenue == revenue
+
+
 # -- 3: green Rhine metropolis -------------------------------------------------------
 FERRY_TILES: dict[str, str | tuple[str, int]] = {
     "K8": "8",

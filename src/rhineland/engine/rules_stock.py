@@ -127,11 +127,21 @@ class StockRules:
         return corp.spec.float_percent
 
     def check_float(self, game: Game, corp: Corporation) -> None:
-        """Float ``corp`` (:meth:`float_corporation`) once players hold
-        :meth:`float_percent` of it; only floatable corporations not yet floated."""
+        """Float ``corp`` (:meth:`float_corporation`) once :meth:`float_percent` of it has
+        left the IPO; only floatable corporations not yet floated.
+
+        Shares in the market pool count as sold unless the corporation's
+        ``float_excludes_market`` (reference facts: false for 18Rhl, true for 1893): an
+        18Rhl company whose certificates reached the pool unfloated (a bankrupt
+        player's) floats when the players' and the pool's shares make 50%
+        (18Rhl_g404 #539).
+        """
         if corp.floated or not corp.spec.floatable:
             return
-        if sold_percent(corp) >= self.float_percent(game, corp):
+        held = sold_percent(corp)
+        if not corp.spec.float_excludes_market:
+            held += corp.percent_of(MARKET)
+        if held >= self.float_percent(game, corp):
             corp.floated = True
             self.float_corporation(game, corp)
 

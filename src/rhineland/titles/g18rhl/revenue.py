@@ -13,8 +13,9 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
   two or more of each ("double Montan"): +40M, +80M from phase 5.  Coal/steel
   are hexes with a ``K``/``S`` icon (printed, variable, or carried over from a
   replaced tile), the coal or steel side of an Eastern Ruhr offboard (its
-  city's ``K``/``S`` marker), and Siegerland (J15), which counts one more
-  steel on top of its icon.  Not for the 8-train.
+  city's ``K``/``S`` marker); Siegerland (J15) is one steel by its icon, like
+  any other (reference: 18Rhl_g401 #658 and g419 #614 run two coal with J15
+  as the only steel for a single +40M).  Not for the 8-train.
 * Eastern Ruhr: a stop in C14 or D15 adds 10M per established link.
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
 * Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
@@ -55,7 +56,6 @@ from rhineland.routes.rules import RevenueRules
 from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
-SIEGERLAND = "J15"
 ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
@@ -286,7 +286,7 @@ class RhlRevenue(RevenueRules):
         return own | extra if extra else own
 
     def montan_counts(self, ctx: RouteContext, visits: Sequence[RevenueNode]) -> tuple[int, int]:
-        """(coal, steel) on a route: icon hexes, Eastern Ruhr sides, Siegerland's extra steel."""
+        """(coal, steel) on a route: hexes with the icon, and Eastern Ruhr sides."""
         coal_hexes: set[str] = set()
         steel_hexes: set[str] = set()
         coal = steel = 0
@@ -299,8 +299,6 @@ class RhlRevenue(RevenueRules):
             if v.hex in self.eastern_ruhr:
                 coal += COAL in v.node.markers
                 steel += STEEL in v.node.markers
-            if v.hex == SIEGERLAND:
-                steel += 1
         return coal + len(coal_hexes), steel + len(steel_hexes)
 
     def bonuses(
