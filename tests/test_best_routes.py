@@ -420,3 +420,33 @@ def test_subclassed_rules_are_priced_exactly() -> None:
             got = search_routes(ctx)
             assert got.revenue == search_routes(pos.ctx).revenue, (title, pos.action_id)
             assert got.proof.evaluations == got.proof.candidates
+
+
+G2_404 = SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g404.json"
+
+
+@pytest.mark.skipif(not G2_404.exists(), reason="generated2 reference games not found")
+def test_search_takes_the_949_town_and_city_in_either_direction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The gray Duisburg tile 949 (promotion tiles) joins a town and a city inside D9: the
+    second of the two visited is dropped (ferry rule), so the direction decides which kind
+    counts against the distance.  generated2 g404 before #557: CCE's 6-train earns 440M
+    through D9's town then its city (the reverse visits 7 cities); the search finds that
+    optimum, every hook-legal route is a candidate with an admissible bound, and the brute
+    force agrees with one and with two trains."""
+    monkeypatch.setattr(f"{__name__}.BRUTE_PATH_LIMIT", 10**6)
+    (pos,) = [p for p in game_positions(G2_404) if p.action_id == 557]
+    assert [r["revenue"] for r in pos.routes] == [440]
+    for trains in (("6-4",), ("5-9", "6-4")):
+        ctx = dataclasses.replace(pos.ctx, trains=trains)
+        assert search_routes(ctx).revenue == brute_best(("g404", 557), ctx)
+    ctx = dataclasses.replace(pos.ctx, trains=("6-4",))
+    assert search_routes(ctx).revenue == 440
+    s = _Search(ctx)
+    brute = brute_routes(ctx, "6-4")
+    assert brute is not None
+    cands = {(c.mask, c.nodes): c for c in s.candidates("6-4")}
+    for rev, units, nodes in brute:
+        c = cands[(sum(1 << u for u in units), min(nodes, nodes[::-1]))]
+        assert c.ub >= rev and s.evaluate(s.model("6-4"), c) >= rev

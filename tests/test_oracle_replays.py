@@ -30,7 +30,7 @@ GAMES_18RHL = [
     for n in ("00", "01", "03", "04", "06", "08")
 ] + [
     (f"generated2/18Rhl/18Rhl_g{n}.json", f"generated2/18Rhl_g{n}.trace.json")
-    for n in ("401", "407", "413", "416", "419", "421")
+    for n in ("401", "404", "407", "413", "416", "419", "421")
 ] + [
     (f"released/18Rhl/18Rhl_g{n}.json", f"released/18Rhl_g{n}.trace.json")
     for n in ("02", "09")

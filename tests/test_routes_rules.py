@@ -453,6 +453,31 @@ def test_siegerland_is_one_steel_like_any_steel_works(
     assert res.revenue == revenue
 
 
+@needs_shared
+def test_949_town_then_city_is_a_ferry_pair_the_town_pays_less_10() -> None:
+    """Gray Duisburg 949 (promotion tiles): a town joined to the city inside D9.  Visited
+    one right after the other they are a ferry pair like a green metropolis's two cities:
+    the second is no stop, the first pays 10M less.  generated2 g404 #557: CCE's 6-train
+    runs D11 - D9 town (20) - D9 city (60) - C10: D9 pays 20 - 10M, 440M in all (reference
+    revenue_str "D11-D9[Tr]-C10", 440M); the 6 cities are A4, D7, E6, F9, D11, B15.
+    Run the other way the city is the first D9 visit: 7 cities, too many for a 6-train."""
+    (res,) = game_route("g404", 557)
+    i = res.visits.index("D9-1")
+    assert res.visits[i : i + 2] == ("D9-1", "D9-0")
+    assert "D9-1" in res.stops and "D9-0" not in res.stops
+    assert res.bonus("trajekt") == -10 and res.bonus("montan") == 40
+    assert res.revenue == 440
+    from reference import ReferenceGames
+
+    games = ReferenceGames("18Rhl")
+    game = games.position("generated2/g404", 556)
+    (rec,) = games.action("generated2/g404", 557).routes
+    back = {"train": rec["train"], "connections": [c[::-1] for c in rec["connections"][::-1]]}
+    with pytest.raises(GameError) as e:
+        run_revenue(game.title.route_context(game, game.corporation("CCE")), [back])
+    assert rule_of(e) == "route.distance"
+
+
 # -- 3: green Rhine metropolis -------------------------------------------------------
 FERRY_TILES: dict[str, str | tuple[str, int]] = {
     "K8": "8",
@@ -472,12 +497,15 @@ def ferry_board() -> Board:
 
 
 def test_ferry_counts_the_metropolis_once_less_10() -> None:
-    """K6 20 + Köln 40 (+40 - 50 for the ferry) + G12 30 = 80M; the ferry stop is free."""
+    """K6 20 + Köln 40 - 10 (the ferry fee) + G12 30 = 80M; the east city, reached by
+    the ferry, is no stop: it costs no distance and pays nothing (reference
+    revenue_str "I10[Tr]")."""
     ctx = ctx_for(ferry_board(), "RhE", "3", ["3-0"])
     (res,) = run(ctx, route("3-0", FERRY_WALK))
     assert res.visits == ("K6-0", "I10-0", "I10-1", "G12-0")
+    assert res.stops == ("K6-0", "I10-0", "G12-0")
     assert res.revenue == 20 + 40 + 30 - 10
-    assert res.bonus("trajekt") == -50
+    assert res.bonus("trajekt") == -10
     assert res.distance == 3
 
 
@@ -494,7 +522,7 @@ def test_entering_a_green_metropolis_twice_without_the_ferry_is_illegal() -> Non
         run(ctx, route("6-0", loop))
     assert rule_of(e) == "route.trajekt" and "I10" in str(e.value)
     (res,) = run(ctx, route("6-0", "K6* K8 J9 I10* H9* G8 F9* F9*"))
-    assert res.bonus("trajekt") == -50  # the Düsseldorf ferry alone is legal
+    assert res.bonus("trajekt") == -10  # the Düsseldorf ferry alone is legal
 
 
 def test_full_green_metropolis_blocks_companies_without_a_token_there() -> None:
@@ -675,8 +703,10 @@ def test_18rhl_eight_train_pays_best_eight_and_no_towns() -> None:
     assert RHL_RULES.stop_value(ctx, r, visits[-1]) == 0  # towns pay nothing to the 8
 
 
-def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None:
-    """Ten cities of 70 beat the 60M ends, but keeping the ends doubles two metropolises."""
+def test_rheingold_express_doubles_between_rge_ends_even_when_they_do_not_pay() -> None:
+    """The doubling depends on the route's ends only (both RGE hexes); the 8 paying stops
+    are the best by what each pays, doubling included: the two metropolises (2 x 50M)
+    and six 70M cities, not the 60M ends (reference: RGE stops ranked after doubling)."""
     ctx = ctx_for(Board(RHL.map, RHL.tiles), "ADR", "8", [])
     visits = _visits("o" + "c" * 10 + "o")
     ends = (
@@ -691,5 +721,6 @@ def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None
     r = Route("8-0", RHL.train("8"), (), visits)
     values = [60, 50, 50] + [70] * 8 + [60]
     stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
-    # plain best 8: eight 70s = 560; with both ends: 60+60+50+50 (x2) + four 70s = 600
-    assert stops == (0, 1, 2, 3, 4, 5, 6, 11)
+    # ranked by pay: 100, 100, then six 70s = 620 (eight 70s: 560; the ends kept: 600)
+    assert stops == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert RHL_RULES.rheingold_doubles(r)

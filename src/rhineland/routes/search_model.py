@@ -127,11 +127,12 @@ class TrainModel:
     ``limits``/``pays``: visits allowed / stops paid per rule (``all_pay``:
     every rule pays at least its visit limit, so every visit pays); ``value[i]``:
     the stop value in M; ``need_end`` a node bitmask one end must be in
-    (``-1``: no such rule); ``metro_hex[i]``: the hex if node ``i`` is a city
-    joined by a ferry to the other cities of its hex (18Rhl green Rhine
-    metropolis; a visit right after another city of that hex is free, any
-    other second visit there illegal), else ``None``; ``same_hex[i]``:
-    bitmask of those other cities.
+    (``-1``: no such rule); ``metro_hex[i]``: the hex if node ``i`` is in a
+    hex where a visit right after a visit of that hex may be dropped (18Rhl's
+    Rhine metropolis ferry), else ``None``; ``ferry[i]``: a visit of node ``i``
+    right after a visit of its ``metro_hex`` is dropped (costs no distance);
+    ``same_hex[i]``: bitmask of the other nodes of its hex when a second,
+    non-consecutive visit there is illegal (18Rhl green metropolis), else 0.
     """
 
     train: str
@@ -147,6 +148,7 @@ class TrainModel:
     all_pay: bool
     need_end: int
     metro_hex: tuple[str | None, ...]
+    ferry: tuple[bool, ...]
     same_hex: tuple[int, ...]
     profile: TitleProfile
     bonus_data: tuple[object, ...]
@@ -224,8 +226,19 @@ class TitleProfile:
         return None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
-        """The hex if ``node`` is a city joined to another by a ferry (free second visit)."""
+        """The hex if a visit right after a visit of ``node``'s hex may be dropped (a free
+        second visit, :meth:`ferry_free`), else None (default: no such hex)."""
         return None
+
+    def ferry_free(self, spec_name: str, node: RevenueNode) -> bool:
+        """Whether a visit of ``node`` right after a visit of its :meth:`metro_hex` costs
+        no distance for a train of type ``spec_name`` (default: never)."""
+        return False
+
+    def revisit_illegal(self, node: RevenueNode) -> bool:
+        """Whether a route may visit ``node``'s :meth:`metro_hex` a second time only right
+        after the first visit (default: no such rule)."""
+        return False
 
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
         """Per-train precomputed data for :meth:`bonus_bound`."""
@@ -320,9 +333,12 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
         all_pay=not general and all(d.pay >= d.visit for d in dist),
         need_end=need_mask,
         metro_hex=metro,
+        ferry=tuple(
+            metro[n.id] is not None and profile.ferry_free(spec.name, n) for n in graph.nodes
+        ),
         same_hex=tuple(
             sum(1 << o.id for o in graph.nodes if o.id != n.id and o.hex == n.hex)
-            if metro[n.id] is not None
+            if metro[n.id] is not None and profile.revisit_illegal(n)
             else 0
             for n in graph.nodes
         ),

@@ -18,21 +18,28 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
   as the only steel for a single +40M).  Not for the 8-train.
 * Eastern Ruhr: a stop in C14 or D15 adds 10M per established link.
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
-* Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
-  joined by the ferry (narrow track).  Visiting both one after the other is a
-  ferry crossing: the second visit does not count against the distance and
-  the route loses 50M (so the pair pays one city's value less 10M).
-  Visiting both cities of a green metropolis *not* one after the other is
-  illegal.  A yellow metropolis (three separate cities) may be visited more
-  than once, on either bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and
-  I10-H9-I10).
+* Ferry (Trajekt): in a Rhine metropolis hex (D9, F9, I10: any colour), a
+  visit right after a visit of the same hex is no stop: it costs no distance
+  and pays nothing, and the visit before it pays 10M less (the ferry fee).
+  On a green tile that is the ferry (narrow track) between the west and the
+  east city (the pair pays one city's value less 10M); on the gray promotion
+  tile 949 (Duisburg) the town and the city joined inside the hex: the first
+  of the two visited pays, less 10M (reference: 18Rhl_g404 #557
+  "D11-D9[Tr]-C10" with the town first pays 20 - 10M for D9).  A visit the
+  train does not pay for (a town for the Rheingold-Express) neither is dropped
+  nor pays the fee, but one right before a paid visit of its hex still drops
+  that one.  Visiting both cities of a green metropolis *not* one after the
+  other is illegal.  A yellow metropolis (three separate cities) may be
+  visited more than once, on either bank (oracle: 18Rhl_g00 and g01 run
+  F9-G10-F9 and I10-H9-I10).
 * Full green metropolis: with all 3 slots filled the hex blocks every
   company without a token in it; with fewer tokens nothing there blocks.
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
   visit any other red (offboard) hex; towns neither count nor pay, and it may
-  even end at one (oracle: 18Rhl_g08 action 394); its best 8
-  cities/offboards pay (plus ferry-reached cities, which cost no distance);
-  when *both* ends are RGE hexes every paying Rhine metropolis pays double.
+  even end at one (oracle: 18Rhl_g08 action 394); when *both* ends of the
+  route are RGE hexes every Rhine metropolis stop pays double (its value less
+  any ferry fee, doubled); its 8 best-paying cities/offboards pay, ranked by
+  what each pays (doubling included; no token need be among them).
   No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
   need offboards the 8-train may not visit.)
 * A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
@@ -48,11 +55,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rhineland.board.tiles import Tile
 from rhineland.engine.rng import GameRandom, pick_variable_icons
-from rhineland.engine.titledata import TitleData
+from rhineland.engine.titledata import TitleData, TrainSpec
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
-from rhineland.routes.rules import RevenueRules
+from rhineland.routes.rules import Evaluation, RevenueRules
 from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
@@ -60,7 +67,7 @@ ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
 COAL, STEEL = "K", "S"
-TRAJEKT_PENALTY = 50
+TRAJEKT_FEE = 10
 EASTERN_RUHR_PER_LINK = 10
 EISERN_RHEIN_BONUS = 80
 RATINGEN_BONUS = 30
@@ -194,33 +201,48 @@ class RhlRevenue(RevenueRules):
         toks = ctx.board.tokens_in(node.hex, 0)
         return any(s != ctx.entity for s in toks)
 
+    @staticmethod
+    def pays_for(spec: TrainSpec, node: RevenueNode) -> bool:
+        """Whether a train of ``spec`` pays for ``node``'s kind (not the 8-train's towns)."""
+        return any(node.kind in r.nodes and r.pay > 0 for r in spec.distance)
+
+    def _paid(self, route: Route, node: RevenueNode) -> bool:
+        return self.pays_for(route.train_spec, node)
+
     def _trajekts(self, route: Route, check: bool = False) -> list[int]:
-        """Indices of visits reached by the ferry; with ``check``, raise for illegal revisits."""
-        by_hex: dict[str, list[int]] = {}
-        for i, v in enumerate(route.visits):
-            if v.hex in self.metropolis:
-                by_hex.setdefault(v.hex, []).append(i)
-        ferried: list[int] = []
-        for h, idx in by_hex.items():
-            if len(idx) < 2:
-                continue
-            color = route.visits[idx[0]].tile_color
-            if color == "green":
+        """Indices of the visits dropped by the ferry rule (module docstring): a paid visit
+        right after a visit of the same Rhine metropolis hex.  With ``check``, raise for a
+        green metropolis entered twice other than one visit right after the other."""
+        visits = route.visits
+        if check:
+            by_hex: dict[str, list[int]] = {}
+            for i, v in enumerate(visits):
+                if v.hex in self.metropolis and v.tile_color == "green":
+                    by_hex.setdefault(v.hex, []).append(i)
+            for h, idx in by_hex.items():
                 for k, i in enumerate(idx):
                     for j in idx[k + 1 :]:
-                        if j == i + 1:
-                            ferried.append(j)
-                        elif check:
+                        if j != i + 1:
                             raise GameError(
-                                f"train {route.train} enters the green Rhine metropolis {h} twice "
-                                f"({route.visits[i].name}, {route.visits[j].name}) without "
-                                f"taking the ferry between them",
+                                f"train {route.train} enters the green Rhine metropolis {h} "
+                                f"twice ({visits[i].name}, {visits[j].name}) without taking "
+                                f"the ferry between them",
                                 "route.trajekt",
                             )
-        return ferried
+        return [
+            j
+            for j in range(1, len(visits))
+            if visits[j].hex in self.metropolis
+            and visits[j - 1].hex == visits[j].hex
+            and self._paid(route, visits[j])
+        ]
+
+    def _ferry_fees(self, route: Route, ferried: Sequence[int]) -> list[int]:
+        """Indices of the visits that pay the ferry fee: the paid visit before each dropped one."""
+        return [j - 1 for j in ferried if self._paid(route, route.visits[j - 1])]
 
     def visit_costs(self, ctx: RouteContext, route: Route) -> list[int]:
-        """A city reached by the ferry does not count against the distance."""
+        """A visit dropped by the ferry rule does not count against the distance."""
         costs = [1] * len(route.visits)
         for i in self._trajekts(route):
             costs[i] = 0
@@ -234,6 +256,36 @@ class RhlRevenue(RevenueRules):
                 return 0
         return super().stop_value(ctx, route, node)
 
+    def evaluate(
+        self, ctx: RouteContext, route: Route, tokened: frozenset[int], costs: Sequence[int]
+    ) -> Evaluation:
+        """The default evaluation on the ferry rule's values: a dropped visit pays nothing
+        and is no stop; the visit before it competes (8-train) and doubles (Rheingold) with
+        its value less the fee, which is listed as the ``trajekt`` bonus."""
+        ferried = self._trajekts(route)
+        fees = set(self._ferry_fees(route, ferried))
+        raw = [self.stop_value(ctx, route, v) for v in route.visits]
+        for j in ferried:
+            raw[j] = 0
+        values = [r - TRAJEKT_FEE if i in fees else r for i, r in enumerate(raw)]
+        dropped = set(ferried)
+        stops = tuple(
+            i for i in self.paying_stops(ctx, route, values, costs, tokened) if i not in dropped
+        )
+        base = sum(raw[i] for i in stops)
+        bonuses = tuple(self.bonuses(ctx, route, stops, values))
+        return Evaluation(base, stops, bonuses, sum(costs))
+
+    def rheingold_doubles(self, route: Route) -> bool:
+        """Whether the route is a Rheingold-Express run from one RGE hex to another."""
+        visits = route.visits
+        return (
+            route.train_spec.name == RGE_TRAIN
+            and len(visits) > 1
+            and visits[0].hex in self.rge
+            and visits[-1].hex in self.rge
+        )
+
     def paying_stops(
         self,
         ctx: RouteContext,
@@ -242,41 +294,30 @@ class RhlRevenue(RevenueRules):
         costs: Sequence[int],
         tokened: frozenset[int],
     ) -> tuple[int, ...]:
-        """The Rheingold-Express pays its best 8 cities/offboards, counting the doubling.
+        """The Rheingold-Express pays its 8 best-paying cities/offboards; other trains: default.
 
-        When both ends of the route are RGE hexes, keeping both ends among the
-        8 doubles every paying metropolis; that choice competes with the plain
-        best 8 and the better one pays (as the reference picks the stop set of
-        highest revenue).
+        Ranked by what each pays: a metropolis doubled on an RGE-to-RGE run (values are
+        already net of the ferry fee).  Visits costing no distance (dropped by the ferry)
+        pay nothing and are left out.
         """
-        plain = super().paying_stops(ctx, route, values, costs, tokened)
-        visits = route.visits
-        last = len(visits) - 1
-        if (
-            route.train_spec.name != RGE_TRAIN
-            or last < 1
-            or visits[0].hex not in self.rge
-            or visits[last].hex not in self.rge
-            or (0 in plain and last in plain)
-        ):
-            return plain
+        if route.train_spec.name != RGE_TRAIN:
+            return super().paying_stops(ctx, route, values, costs, tokened)
         pay = next((r.pay for r in route.train_spec.distance if "city" in r.nodes), 0)
-        free = [i for i, c in enumerate(costs) if c == 0]
+        visits = route.visits
         pool = [
             i
             for i, v in enumerate(visits)
-            if 0 < i < last and costs[i] > 0 and v.kind in ("city", "offboard")
+            if costs[i] > 0 and self._paid(route, v)
         ]
+        if len(pool) <= pay:
+            return tuple(pool)
+        double = self.rheingold_doubles(route)
 
         def weight(i: int) -> int:
-            return values[i] * (2 if visits[i].hex in self.metropolis else 1)
+            return values[i] * (2 if double and visits[i].hex in self.metropolis else 1)
 
         pool.sort(key=lambda i: (-weight(i), i))
-        ends = tuple(sorted({0, last, *free, *pool[: max(pay - 2, 0)]}))
-        doubled = sum(values[i] for i in ends if visits[i].hex in self.metropolis)
-        if sum(values[i] for i in ends) + doubled > sum(values[i] for i in plain):
-            return ends
-        return plain
+        return tuple(sorted(pool[:pay]))
 
     def icons(self, ctx: RouteContext, hex_id: str) -> frozenset[str]:
         """Icons on a hex now: the tile's own (sticky mark stripped) and the carried ones."""
@@ -322,27 +363,26 @@ class RhlRevenue(RevenueRules):
                 out.append(Bonus("eastern_ruhr", EASTERN_RUHR_PER_LINK * links, f"{links} links"))
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
-        ferried = self._trajekts(route)
-        if ferried:
+        paid = set(stops)
+        fees = [i for i in self._ferry_fees(route, self._trajekts(route)) if i in paid]
+        if fees:
             out.append(
                 Bonus(
                     "trajekt",
-                    -TRAJEKT_PENALTY * len(ferried),
-                    ", ".join(visits[i].name for i in ferried),
+                    -TRAJEKT_FEE * len(fees),
+                    ", ".join(visits[i + 1].name for i in fees),
                 )
             )
-        if rge and stops:
-            first, last = visits[stops[0]], visits[stops[-1]]
-            if first.hex in self.rge and last.hex in self.rge:
-                doubled = [i for i in stops if visits[i].hex in self.metropolis]
-                if doubled:
-                    out.append(
-                        Bonus(
-                            "rheingold",
-                            sum(values[i] for i in doubled),
-                            ", ".join(visits[i].name for i in doubled),
-                        )
+        if self.rheingold_doubles(route):
+            doubled = [i for i in stops if visits[i].hex in self.metropolis]
+            if doubled:
+                out.append(
+                    Bonus(
+                        "rheingold",
+                        sum(values[i] for i in doubled),
+                        ", ".join(visits[i].name for i in doubled),
                     )
+                )
         if (
             not rge
             and "ratingen_variant" in ctx.data.optional_rules

@@ -32,15 +32,17 @@ class RhlProfile(TitleProfile):
     ends at a town; nobody ends at an out-tokened offboard; one visit at most
     per Eastern Ruhr / Nimwegen-Arnheim / Basel-Frankfurt pair; a green Rhine
     metropolis is entered twice only by its ferry (the second city right after
-    the first, and that visit costs no distance).
+    the first).  A paid visit right after a visit of the same Rhine metropolis
+    hex (any colour) is dropped: it costs no distance (and pays nothing, which
+    the bounds ignore: they count its value).
 
     Bonus bound per route: Montan at its value for the summed per-node coal
     and steel counts (summing per node never undercounts the hook's per-hex
     count, and Montan grows with the counts), Eastern Ruhr and Eisern Rhein at
     their values when their hexes are visited, Ratingen when E12 and a steel
     node are visited, the Rheingold doubling as the sum of the visited
-    metropolis values when both ends could be RGE hexes, the ferry penalty
-    (never positive) as 0.
+    metropolis values when both ends could be RGE hexes, the ferry fee (never
+    positive) as 0.
     """
 
     rules: RhlRevenue
@@ -80,10 +82,16 @@ class RhlProfile(TitleProfile):
         return self.rhl.rge if spec_name == RGE_TRAIN else None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
-        """A green Rhine metropolis hex, whose two cities the ferry joins (free second visit)."""
-        if node.hex in self.rhl.metropolis and node.tile_color == "green":
-            return node.hex
-        return None
+        """A Rhine metropolis hex: a paid visit right after one of that hex is dropped."""
+        return node.hex if node.hex in self.rhl.metropolis else None
+
+    def ferry_free(self, spec_name: str, node: RevenueNode) -> bool:
+        """Dropped (free) if the train pays for the node's kind: not the 8-train's towns."""
+        return self.rhl.pays_for(self.ctx.data.train(spec_name), node)
+
+    def revisit_illegal(self, node: RevenueNode) -> bool:
+        """A green Rhine metropolis is entered a second time only by its ferry."""
+        return node.hex in self.rhl.metropolis and node.tile_color == "green"
 
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
         """Per-node data for :meth:`bonus_bound`.
