@@ -323,6 +323,25 @@ def test_rheingold_express_must_touch_an_rge_hex() -> None:
     assert rule_of(e) == "route.rge"
 
 
+def test_rheingold_express_may_run_basel_to_frankfurt() -> None:
+    """The Basel/Frankfurt pair rule is not the Rheingold-Express's (reference: the pair
+    checks are for the other trains): L11 - Bonn - Köln - L13 in phase 8 pays 70 + 20 +
+    50 + 60, and Köln doubles between the two RGE ends: 250M.  A 6-train may not."""
+    from rhineland.routes.search import search_routes
+
+    b = Board(RHL.map, RHL.tiles)
+    walk = "L11* K10* J9 I10* I12* J13 K12* L13*"
+    lay(b, [s.rstrip("*") for s in walk.split()],
+        {"K10": "57", "J9": TRACK, "I10": "928", "I12": TOWN, "J13": TRACK, "K12": TOWN})
+    b.add_token("I10", 0, "CCE")
+    (res,) = run(ctx_for(b, "CCE", "8", ["8-0"]), route("8-0", walk))
+    assert res.revenue == 250 and res.bonus("rheingold") == 50
+    assert search_routes(ctx_for(b, "CCE", "8", ["8-0"])).revenue == 250
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "CCE", "8", ["6-0"]), route("6-0", walk))
+    assert rule_of(e) == "route.offboard_pair"
+
+
 def test_other_trains_get_montan_on_the_same_track() -> None:
     """A 6-train from Moers (coal) to Krefeld (steel) in phase 8: +40M Montan."""
     ctx = ctx_for(rheingold_board(), "CCE", "8", ["6-0"], hex_icons={"E6": frozenset({"S"})})

@@ -291,7 +291,7 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
     terminal = bm.terminal
     blocked = bm.blocked
     tokened = bm.tokened
-    groups = bm.groups
+    groups = tm.groups
     visit = tm.visit
     end = tm.end
     rule = tm.rule

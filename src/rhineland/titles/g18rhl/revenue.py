@@ -42,9 +42,12 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
   what each pays (doubling included; no token need be among them).
   No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
   need offboards the 8-train may not visit.)
-* A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
-  may not start or end at an out-tokened offboard (A14, B15, C2 with another
-  company's token).
+* A route other than the Rheingold-Express's may touch at most one of
+  C14/D15, one of A4/A6, one of L11/L13, and may not start or end at an
+  out-tokened offboard (A14, B15, C2 with another company's token).  The
+  Rheingold-Express may run from Basel (L11) to Frankfurt (L13), both RGE
+  hexes; A4 and A6 share the offboard group NorthWest, which no route uses
+  twice.
 * Ratingen variant: a non-8 route with a stop in Ratingen (E12) and any steel
   earns +30M.
 """
@@ -166,11 +169,12 @@ class RhlRevenue(RevenueRules):
                     f"train {t} may not run to {end.hex}: another company's token closes it",
                     "route.out_tokened",
                 )
-        for group, what in (
+        pairs = (
             (self.eastern_ruhr, "Eastern Ruhr"),
             (self.north_west, "Nimwegen/Arnheim"),
             (self.south, "Basel/Frankfurt"),
-        ):
+        )
+        for group, what in pairs if route.train_spec.name != RGE_TRAIN else ():
             hit = [v.name for v in visits if v.hex in group]
             if len(hit) > 1:
                 raise GameError(

@@ -55,9 +55,12 @@ class RhlProfile(TitleProfile):
         self.brown = "brown" in ctx.phase_spec.tiles
         self.ratingen = "ratingen_variant" in ctx.data.optional_rules
 
-    def group_names(self, node: RevenueNode) -> tuple[str, ...]:
-        """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt groups."""
-        out = list(super().group_names(node))
+    def group_names(self, spec_name: str, node: RevenueNode) -> tuple[str, ...]:
+        """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt
+        pairs -- the pairs not for the Rheingold-Express (it may run Basel - Frankfurt)."""
+        out = list(super().group_names(spec_name, node))
+        if spec_name == RGE_TRAIN:
+            return tuple(out)
         r = self.rhl
         for name, hexes in (("er", r.eastern_ruhr), ("nw", r.north_west), ("s", r.south)):
             if node.hex in hexes:
