@@ -44,6 +44,12 @@ GAMES = {
 GENERATED = sorted(SHARED.glob("fixtures/generated/*/*.json"))
 """Scripted games of the reference engine: Eastern Ruhr, Eisern Rhein, Ratingen..."""
 
+GENERATED2 = [
+    SHARED / "fixtures" / "generated2" / "18Rhl" / f"18Rhl_{g}.json" for g in ("g404", "g416")
+]
+"""Later reference games that replay whole: the gray 949's ferry pair (g404), the
+Rheingold-Express doubling between RGE ends (g416)."""
+
 pytestmark = pytest.mark.skipif(
     not all(p.exists() for p in GAMES.values()), reason=f"reference games not found at {SHARED}"
 )
@@ -202,7 +208,9 @@ _BRUTE: dict[tuple[tuple[object, ...], tuple[str, ...]], int | None] = {}
 
 # -- acceptance on the real games -----------------------------------------------------------
 @pytest.mark.parametrize(
-    "path", [*GAMES.values(), *GENERATED], ids=lambda p: p.stem if isinstance(p, Path) else p
+    "path",
+    [*GAMES.values(), *GENERATED, *(p for p in GENERATED2 if p.exists())],
+    ids=lambda p: p.stem if isinstance(p, Path) else p,
 )
 def test_optimum_at_least_recorded_and_recorded_priced_exactly(path: Path) -> None:
     better = 0
