@@ -44,6 +44,12 @@ GAMES = {
 GENERATED = sorted(SHARED.glob("fixtures/generated/*/*.json"))
 """Scripted games of the reference engine: Eastern Ruhr, Eisern Rhein, Ratingen..."""
 
+GENERATED2 = [
+    SHARED / "fixtures" / "generated2" / "18Rhl" / f"18Rhl_{g}.json" for g in ("g404", "g416")
+]
+"""Later reference games that replay whole: the gray 949's ferry pair (g404), the
+Rheingold-Express doubling between RGE ends (g416)."""
+
 pytestmark = pytest.mark.skipif(
     not all(p.exists() for p in GAMES.values()), reason=f"reference games not found at {SHARED}"
 )
@@ -202,7 +208,9 @@ _BRUTE: dict[tuple[tuple[object, ...], tuple[str, ...]], int | None] = {}
 
 # -- acceptance on the real games -----------------------------------------------------------
 @pytest.mark.parametrize(
-    "path", [*GAMES.values(), *GENERATED], ids=lambda p: p.stem if isinstance(p, Path) else p
+    "path",
+    [*GAMES.values(), *GENERATED, *(p for p in GENERATED2 if p.exists())],
+    ids=lambda p: p.stem if isinstance(p, Path) else p,
 )
 def test_optimum_at_least_recorded_and_recorded_priced_exactly(path: Path) -> None:
     better = 0
@@ -420,3 +428,33 @@ def test_subclassed_rules_are_priced_exactly() -> None:
             got = search_routes(ctx)
             assert got.revenue == search_routes(pos.ctx).revenue, (title, pos.action_id)
             assert got.proof.evaluations == got.proof.candidates
+
+
+G2_404 = SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g404.json"
+
+
+@pytest.mark.skipif(not G2_404.exists(), reason="generated2 reference games not found")
+def test_search_takes_the_949_town_and_city_in_either_direction(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The gray Duisburg tile 949 (promotion tiles) joins a town and a city inside D9: the
+    second of the two visited is dropped (ferry rule), so the direction decides which kind
+    counts against the distance.  generated2 g404 before #557: CCE's 6-train earns 440M
+    through D9's town then its city (the reverse visits 7 cities); the search finds that
+    optimum, every hook-legal route is a candidate with an admissible bound, and the brute
+    force agrees with one and with two trains."""
+    monkeypatch.setattr(f"{__name__}.BRUTE_PATH_LIMIT", 10**6)
+    (pos,) = [p for p in game_positions(G2_404) if p.action_id == 557]
+    assert [r["revenue"] for r in pos.routes] == [440]
+    for trains in (("6-4",), ("5-9", "6-4")):
+        ctx = dataclasses.replace(pos.ctx, trains=trains)
+        assert search_routes(ctx).revenue == brute_best(("g404", 557), ctx)
+    ctx = dataclasses.replace(pos.ctx, trains=("6-4",))
+    assert search_routes(ctx).revenue == 440
+    s = _Search(ctx)
+    brute = brute_routes(ctx, "6-4")
+    assert brute is not None
+    cands = {(c.mask, c.nodes): c for c in s.candidates("6-4")}
+    for rev, units, nodes in brute:
+        c = cands[(sum(1 << u for u in units), min(nodes, nodes[::-1]))]
+        assert c.ub >= rev and s.evaluate(s.model("6-4"), c) >= rev

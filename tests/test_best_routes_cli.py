@@ -44,7 +44,7 @@ def test_routes_text_itemises_ferry_penalty() -> None:
     code, out, _ = run("routes", str(RHL), "--before", "191")
     assert code == 0
     assert out.startswith("OR 6.1 GVE: best 240M")
-    assert "- trajekt 50M" in out
+    assert "- trajekt 10M" in out
     assert "total 240M" in out
 
 

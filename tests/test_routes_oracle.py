@@ -1,5 +1,9 @@
 """Every recorded ``run_routes`` of every fixture, validated and priced against the oracle.
 
+Every batch is covered (the real and generated games, generated2, released): the
+board comes from the trace, so a game whose replay diverges elsewhere still has
+every one of its runs checked.
+
 For action ``i`` of an export (``../shared/fixtures/**.json``) the board is
 rebuilt from the oracle trace entry just before it (``trace[i - 1]``, the
 trace's ``initial`` for ``i == 0``) with its phase, the acting entity's
@@ -49,6 +53,8 @@ def _fixtures() -> list[Path]:
         *sorted(SHARED.glob("fixtures/18Rhl/*.json")),
         *sorted(SHARED.glob("fixtures/1893/*.json")),
         *sorted(SHARED.glob("fixtures/generated/*/*.json")),
+        *sorted(SHARED.glob("fixtures/generated2/*/*.json")),
+        *sorted(SHARED.glob("fixtures/released/*/*.json")),
     ]
 
 
@@ -56,6 +62,8 @@ def _trace_for(fixture: Path) -> Path:
     for p in (
         SHARED / "oracle" / f"{fixture.stem}.trace.json",
         SHARED / "oracle" / "generated" / f"{fixture.stem}.trace.json",
+        SHARED / "oracle" / "generated2" / f"{fixture.stem}.trace.json",
+        SHARED / "oracle" / "released" / f"{fixture.stem}.trace.json",
     ):
         if p.exists():
             return p
@@ -177,5 +185,6 @@ def test_recorded_routes_match_oracle(fixture: Path) -> None:
 
 
 def test_fixtures_present() -> None:
-    """The shared fixtures hold the 15 exports these tests expect."""
-    assert len(_fixtures()) == 15
+    """The shared fixtures hold the 55 exports these tests expect (15 real and generated,
+    40 in the generated2 and released batches)."""
+    assert len(_fixtures()) == 55

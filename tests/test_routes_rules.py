@@ -323,6 +323,25 @@ def test_rheingold_express_must_touch_an_rge_hex() -> None:
     assert rule_of(e) == "route.rge"
 
 
+def test_rheingold_express_may_run_basel_to_frankfurt() -> None:
+    """The Basel/Frankfurt pair rule is not the Rheingold-Express's (reference: the pair
+    checks are for the other trains): L11 - Bonn - Köln - L13 in phase 8 pays 70 + 20 +
+    50 + 60, and Köln doubles between the two RGE ends: 250M.  A 6-train may not."""
+    from rhineland.routes.search import search_routes
+
+    b = Board(RHL.map, RHL.tiles)
+    walk = "L11* K10* J9 I10* I12* J13 K12* L13*"
+    lay(b, [s.rstrip("*") for s in walk.split()],
+        {"K10": "57", "J9": TRACK, "I10": "928", "I12": TOWN, "J13": TRACK, "K12": TOWN})
+    b.add_token("I10", 0, "CCE")
+    (res,) = run(ctx_for(b, "CCE", "8", ["8-0"]), route("8-0", walk))
+    assert res.revenue == 250 and res.bonus("rheingold") == 50
+    assert search_routes(ctx_for(b, "CCE", "8", ["8-0"])).revenue == 250
+    with pytest.raises(GameError) as e:
+        run(ctx_for(b, "CCE", "8", ["6-0"]), route("6-0", walk))
+    assert rule_of(e) == "route.offboard_pair"
+
+
 def test_other_trains_get_montan_on_the_same_track() -> None:
     """A 6-train from Moers (coal) to Krefeld (steel) in phase 8: +40M Montan."""
     ctx = ctx_for(rheingold_board(), "CCE", "8", ["6-0"], hex_icons={"E6": frozenset({"S"})})
@@ -425,6 +444,59 @@ def test_double_montan_with_two_coal_and_two_steel() -> None:
     assert res.bonus("montan") == 80
 
 
+def game_route(name: str, action_id: int) -> list[RouteResult]:
+    """The revenue of the run ``action_id`` of the generated2 18Rhl game ``name``, in the
+    position before it (the reference recorded its revenue)."""
+    from reference import ReferenceGames
+
+    games = ReferenceGames("18Rhl")
+    game = games.position(f"generated2/{name}", action_id - 1)
+    action = games.action(f"generated2/{name}", action_id)
+    ctx = game.title.route_context(game, game.corporation(action.entity))
+    return run_revenue(ctx, list(action.routes))
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("name", "action_id", "revenue"), [("g401", 658, 350), ("g419", 614, 330)]
+)
+def test_siegerland_is_one_steel_like_any_steel_works(
+    name: str, action_id: int, revenue: int
+) -> None:
+    """Siegerland (J15) counts one steel by its icon; two coal (Moers and the variable
+    mine) with J15 as the only steel is a single Montan, +40M in phase 8 (reference
+    revenue_str "+ Montan (=+40M)" on KEG's runs generated2 g401 #658, g419 #614)."""
+    (res,) = game_route(name, action_id)
+    assert "J15-0" in res.visits
+    assert res.bonus("montan") == 40
+    assert res.revenue == revenue
+
+
+@needs_shared
+def test_949_town_then_city_is_a_ferry_pair_the_town_pays_less_10() -> None:
+    """Gray Duisburg 949 (promotion tiles): a town joined to the city inside D9.  Visited
+    one right after the other they are a ferry pair like a green metropolis's two cities:
+    the second is no stop, the first pays 10M less.  generated2 g404 #557: CCE's 6-train
+    runs D11 - D9 town (20) - D9 city (60) - C10: D9 pays 20 - 10M, 440M in all (reference
+    revenue_str "D11-D9[Tr]-C10", 440M); the 6 cities are A4, D7, E6, F9, D11, B15.
+    Run the other way the city is the first D9 visit: 7 cities, too many for a 6-train."""
+    (res,) = game_route("g404", 557)
+    i = res.visits.index("D9-1")
+    assert res.visits[i : i + 2] == ("D9-1", "D9-0")
+    assert "D9-1" in res.stops and "D9-0" not in res.stops
+    assert res.bonus("trajekt") == -10 and res.bonus("montan") == 40
+    assert res.revenue == 440
+    from reference import ReferenceGames
+
+    games = ReferenceGames("18Rhl")
+    game = games.position("generated2/g404", 556)
+    (rec,) = games.action("generated2/g404", 557).routes
+    back = {"train": rec["train"], "connections": [c[::-1] for c in rec["connections"][::-1]]}
+    with pytest.raises(GameError) as e:
+        run_revenue(game.title.route_context(game, game.corporation("CCE")), [back])
+    assert rule_of(e) == "route.distance"
+
+
 # -- 3: green Rhine metropolis -------------------------------------------------------
 FERRY_TILES: dict[str, str | tuple[str, int]] = {
     "K8": "8",
@@ -444,14 +516,15 @@ def ferry_board() -> Board:
 
 
 def test_ferry_counts_the_metropolis_once_less_10() -> None:
-    """K6 20 + Köln 40 (less 10 for the ferry; the east city reached by it pays nothing
-    and costs no distance) + G12 30 = 80M."""
+    """K6 20 + Köln 40 - 10 (the ferry fee) + G12 30 = 80M; the east city, reached by
+    the ferry, is no stop: it costs no distance and pays nothing (reference
+    revenue_str "I10[Tr]")."""
     ctx = ctx_for(ferry_board(), "RhE", "3", ["3-0"])
     (res,) = run(ctx, route("3-0", FERRY_WALK))
     assert res.visits == ("K6-0", "I10-0", "I10-1", "G12-0")
+    assert res.stops == ("K6-0", "I10-0", "G12-0")
     assert res.revenue == 20 + 40 + 30 - 10
-    # itemised as both Köln cities paid and a trajekt fee of the east city's 40 + 10
-    assert res.bonus("trajekt") == -(40 + 10)
+    assert res.bonus("trajekt") == -10
     assert res.distance == 3
 
 
@@ -468,7 +541,7 @@ def test_entering_a_green_metropolis_twice_without_the_ferry_is_illegal() -> Non
         run(ctx, route("6-0", loop))
     assert rule_of(e) == "route.trajekt" and "I10" in str(e.value)
     (res,) = run(ctx, route("6-0", "K6* K8 J9 I10* H9* G8 F9* F9*"))
-    assert res.bonus("trajekt") < 0  # the Düsseldorf ferry alone is legal, with its fee
+    assert res.bonus("trajekt") == -10  # the Düsseldorf ferry alone is legal
 
 
 def test_full_green_metropolis_blocks_companies_without_a_token_there() -> None:
@@ -649,12 +722,10 @@ def test_18rhl_eight_train_pays_best_eight_and_no_towns() -> None:
     assert RHL_RULES.stop_value(ctx, r, visits[-1]) == 0  # towns pay nothing to the 8
 
 
-def test_rheingold_express_doubles_by_its_route_ends_even_when_they_do_not_pay() -> None:
-    """Both ends of the route are RGE hexes, so the two 50M metropolises are worth 100M
-    each whether or not the 60M ends are among the 8 that pay: the best 8 are the two
-    metropolises and six 70M cities (620M), the ends left out (the reference ranks the
-    stops by what they pay, doubling included: released g11 #672, generated2 g415
-    #884)."""
+def test_rheingold_express_doubles_between_rge_ends_even_when_they_do_not_pay() -> None:
+    """The doubling depends on the route's ends only (both RGE hexes); the 8 paying stops
+    are the best by what each pays, doubling included: the two metropolises (2 x 50M)
+    and six 70M cities, not the 60M ends (reference: RGE stops ranked after doubling)."""
     ctx = ctx_for(Board(RHL.map, RHL.tiles), "ADR", "8", [])
     visits = _visits("o" + "c" * 10 + "o")
     ends = (
@@ -669,5 +740,6 @@ def test_rheingold_express_doubles_by_its_route_ends_even_when_they_do_not_pay()
     r = Route("8-0", RHL.train("8"), (), visits)
     values = [60, 50, 50] + [70] * 8 + [60]
     stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
-    # 50 x 2 + 50 x 2 + six 70s = 620 (the ends with four 70s would make only 600)
+    # ranked by pay: 100, 100, then six 70s = 620 (eight 70s: 560; the ends kept: 600)
     assert stops == (1, 2, 3, 4, 5, 6, 7, 8)
+    assert RHL_RULES.rheingold_doubles(r)

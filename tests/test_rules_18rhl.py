@@ -644,6 +644,24 @@ def test_full_capitalisation_from_phase_5() -> None:
     assert price(game, "BME") == (60, 3, 0)
 
 
+@needs_shared
+def test_market_pool_shares_count_towards_the_float() -> None:
+    """Floating: the shares that left the IPO count, the market pool's included (18Rhl's
+    corporations do not exclude the market: reference facts ``float_excludes_market``).
+    generated2 g404 action 539: ADR's certificates reached the pool from a bankrupt
+    player unfloated (20% pool, 20% 1001); 1003 buys 10% from the IPO and ADR floats in
+    phase 8: 10 x 60M from the bank, the rest of the IPO goes to the market."""
+    game = position("generated2/g404", 538)
+    adr = corp(game, "ADR")
+    assert not adr.floated and (adr.percent_of(MARKET), adr.percent_of(1001)) == (20, 20)
+    bank = game.bank.cash
+    game.process(fixture_action("generated2/g404", 539))
+    adr = corp(game, "ADR")
+    assert adr.floated and adr.cash == 600 and adr.capitalization == "full"
+    assert (adr.percent_of(IPO), adr.percent_of(MARKET)) == (0, 70)
+    assert game.bank.cash == bank + 60 - 600 == trace_entry("generated2/g404", 539)["bank"]
+
+
 # -- selling ---------------------------------------------------------------------------------
 
 
@@ -702,6 +720,26 @@ def test_no_buying_back_a_company_sold_this_round() -> None:
         game.process(BuyShares(entity=579, shares=("ADR_1",), percent=10))
     game.process(fixture_action("end_bank", 375))
     assert corp(game, "CME").president == 579
+
+
+# -- track ------------------------------------------------------------------------------------
+
+
+@needs_shared
+def test_promotion_duisburg_949_is_exempt_from_the_track_restriction() -> None:
+    """Promotion tiles: brown Duisburg 929 upgrades to gray 949, whose edge 4 leads to its
+    town (the town joins the city), so the city loses that edge.  The reference exempts
+    929 -> 949 (like the upgrades to 87/88/204) from the whole track restriction, the
+    "keep every town and city's track" part included.  generated2 g404 action 520: DEE
+    lays 949 on D9 at rotation 0 for 50M."""
+    game = position("generated2/g404", 519)
+    assert game.board.tile_at("D9").tile.name == "929"
+    lays = [(x.tile, x.rotation, x.cost) for x in game.legal_tile_lays() if x.hex == "D9"]
+    assert lays == [("949", 0, 50)]
+    cash_before = corp(game, "DEE").cash
+    game.process(fixture_action("generated2/g404", 520))
+    assert game.board.tile_at("D9").tile.name == "949"
+    assert corp(game, "DEE").cash == cash_before - 50
 
 
 # -- private companies: Trajektanstalt and Konzession Essen-Osterath ------------------------

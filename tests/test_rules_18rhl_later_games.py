@@ -232,10 +232,10 @@ def test_siegerland_is_one_steel_hex() -> None:
 def test_rheingold_express_doubles_a_ferry_pair_once_net_of_the_ferry() -> None:
     """released g11 #672 (phase 8): CME's 8-train runs A6 ... L13, both RGE hexes, so the
     paying Rhine metropolises double.  D9 (green) is crossed by ferry: its two 40M cities
-    are one stop paying 40 - 10 = 30M (the second city's 40M and the 10M fee are lost:
-    -50M), and that doubles (+30M), with I10's 40M (+40M): 420M."""
+    are one stop paying 40 - 10 = 30M (the second city is no stop: it pays nothing; the
+    fee is -10M), and that doubles (+30M), with I10's 40M (+40M): 420M."""
     result = run_of("released/g11", 672)
-    assert result.bonus("trajekt") == -50
+    assert result.bonus("trajekt") == -10
     assert result.bonus("rheingold") == 70
     assert result.revenue == 420
 
@@ -275,7 +275,7 @@ def test_949s_town_and_city_in_a_row_are_one_stop() -> None:
     5 cities (B15, B9, D11, D7, E6) and earns 340M.  #790: the Rheingold-Express ignores
     towns first, so D9's city followed by its town pays its 60M, no fee (440M)."""
     result = run_of("generated2/g406", 785, "5-0")
-    assert result.bonus("trajekt") == -70
+    assert result.bonus("trajekt") == -10 and "D9-0" not in result.stops
     assert result.revenue == 340
     rge = run_of("generated2/g406", 790)
     assert rge.bonus("trajekt") == 0 and rge.revenue == 440

@@ -19,7 +19,10 @@ Algorithm
      blocked by other companies' tokens -- such nodes only end a branch;
    * a node kind no distance rule of the train names, or more counted visits
      of a rule than its ``visit`` limit (towns cost nothing where the rule
-     says 99; an 18Rhl ferry visit costs 0, so counting is exact);
+     says 99; a visit the 18Rhl ferry rule drops costs 0, so counting is exact,
+     but for a dropped pair of two kinds -- the gray 949's town and city --
+     where the direction decides which kind counts: there neither counts, a
+     necessary condition of both directions);
    * two nodes of one exclusivity group (offboard ``groups``; 18Rhl's Eastern
      Ruhr, Nimwegen/Arnheim and Basel/Frankfurt pairs);
    * 18Rhl: a red hex other than the RGE hexes for the Rheingold-Express; a
@@ -48,8 +51,9 @@ Algorithm
 2. **Exact value, lazily.**  A candidate's exact revenue is the rules' own
    verdict: :func:`~rhineland.routes.engine.check_route` and
    :meth:`~rhineland.routes.rules.RevenueRules.evaluate` on the route.  Both
-   directions are tried when the path takes an 18Rhl ferry (the second city
-   of the pair is the free one, so the directions may pay differently);
+   directions are tried when the path takes an 18Rhl ferry (the second visit
+   of the pair is dropped and the first pays the fee, so the directions may
+   pay differently: the town and city of the gray Duisburg tile 949 do);
    otherwise every check and every payout rule is symmetric in the
    direction (ends, revisits, pairs, best-``pay`` stops with the token
    substitution, bonuses), so one direction decides.  A candidate is priced
@@ -287,12 +291,13 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
     terminal = bm.terminal
     blocked = bm.blocked
     tokened = bm.tokened
-    groups = bm.groups
+    groups = tm.groups
     visit = tm.visit
     end = tm.end
     rule = tm.rule
     limits = tm.limits
     metro = tm.metro_hex
+    ferry = tm.ferry
     same_hex = tm.same_hex
     need = tm.need_end
     general = tm.general
@@ -306,7 +311,7 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
     out: list[Candidate] = []
     explored = 0
 
-    def dfs(node: int, vmask: int, umask: int, gmask: int, free: int) -> None:
+    def dfs(node: int, vmask: int, umask: int, gmask: int, free: int, counted: bool) -> None:
         nonlocal explored
         explored += 1
         start = path[0]
@@ -327,12 +332,21 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
             if (vmask >> b) & 1 or m & umask or not visit[b] or groups[b] & gmask:
                 continue
             cost = 1
+            # a dropped pair of two kinds (18Rhl's 949: town and city) counts either kind
+            # by its direction: for the subtree count neither (the evaluation decides)
+            swap = False
             mh = metro[b]
             if mh is not None:
                 if mh == here:
-                    cost = 0
+                    cost = 0 if ferry[b] else 1
+                    swap = not cost and counted and ferry[node] and kinds[node] != kinds[b]
                 elif vmask & same_hex[b]:
                     continue
+            if swap:
+                if general:
+                    kind_counts[kinds[node]] -= 1
+                else:
+                    counts[rule[node]] -= 1
             r = rule[b]
             if cost:
                 if general:
@@ -348,7 +362,7 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
             path.append(b)
             segs.append(seg)
             tids.append(tid)
-            dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0))
+            dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0), cost > 0)
             path.pop()
             segs.pop()
             tids.pop()
@@ -357,6 +371,11 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
                     kind_counts[kinds[b]] -= 1
                 else:
                     counts[r] -= 1
+            if swap:
+                if general:
+                    kind_counts[kinds[node]] += 1
+                else:
+                    counts[rule[node]] += 1
 
     for s in range(len(adj)):
         if not visit[s] or not end[s] or not adj[s]:
@@ -374,7 +393,7 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
         path[:] = [s]
         segs.clear()
         tids.clear()
-        dfs(s, 1 << s, 0, groups[s], 0)
+        dfs(s, 1 << s, 0, groups[s], 0, True)
     if counter is not None:
         counter.nodes_explored += explored
     return out

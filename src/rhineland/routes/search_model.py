@@ -100,10 +100,7 @@ class BoardModel:
     """The board as one entity's search sees it.
 
     ``adj``/``clash``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
-    ids; ``terminal[i]``: node ``i`` may only end a route; ``groups[i]``:
-    bitmask of exclusivity groups (a route visits at most one node of each
-    group: offboard ``groups`` names, plus title pairs such as 18Rhl's Eastern
-    Ruhr hexes).
+    ids; ``terminal[i]``: node ``i`` may only end a route.
     """
 
     graph: TrackGraph
@@ -113,7 +110,6 @@ class BoardModel:
     tokened: int
     blocked: int
     terminal: tuple[bool, ...]
-    groups: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -127,11 +123,15 @@ class TrainModel:
     ``limits``/``pays``: visits allowed / stops paid per rule (``all_pay``:
     every rule pays at least its visit limit, so every visit pays); ``value[i]``:
     the stop value in M; ``need_end`` a node bitmask one end must be in
-    (``-1``: no such rule); ``metro_hex[i]``: the hex if node ``i`` is a city
-    joined by a ferry to the other cities of its hex (18Rhl green Rhine
-    metropolis; a visit right after another city of that hex is free, any
-    other second visit there illegal), else ``None``; ``same_hex[i]``:
-    bitmask of those other cities.
+    (``-1``: no such rule); ``groups[i]``: bitmask of the exclusivity groups
+    of node ``i`` for this train (a route visits at most one node of each
+    group: offboard ``groups`` names, plus title pairs such as 18Rhl's Eastern
+    Ruhr hexes); ``metro_hex[i]``: the hex if node ``i`` is in a
+    hex where a visit right after a visit of that hex may be dropped (18Rhl's
+    Rhine metropolis ferry), else ``None``; ``ferry[i]``: a visit of node ``i``
+    right after a visit of its ``metro_hex`` is dropped (costs no distance);
+    ``same_hex[i]``: bitmask of the other nodes of its hex when a second,
+    non-consecutive visit there is illegal (18Rhl green metropolis), else 0.
     """
 
     train: str
@@ -146,7 +146,9 @@ class TrainModel:
     general: bool
     all_pay: bool
     need_end: int
+    groups: tuple[int, ...]
     metro_hex: tuple[str | None, ...]
+    ferry: tuple[bool, ...]
     same_hex: tuple[int, ...]
     profile: TitleProfile
     bonus_data: tuple[object, ...]
@@ -207,8 +209,9 @@ class TitleProfile:
         self.graph = graph
         self.kinds: tuple[str, ...] = tuple(n.kind for n in graph.nodes)
 
-    def group_names(self, node: RevenueNode) -> tuple[str, ...]:
-        """Exclusivity groups of ``node``: the offboard group names (check ``route.group``)."""
+    def group_names(self, spec_name: str, node: RevenueNode) -> tuple[str, ...]:
+        """Exclusivity groups of ``node`` for a train of type ``spec_name``: the offboard
+        group names (check ``route.group``)."""
         return tuple(f"g:{g}" for g in node.node.groups)
 
     def may_visit(self, spec_name: str, node: RevenueNode) -> bool:
@@ -224,8 +227,19 @@ class TitleProfile:
         return None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
-        """The hex if ``node`` is a city joined to another by a ferry (free second visit)."""
+        """The hex if a visit right after a visit of ``node``'s hex may be dropped (a free
+        second visit, :meth:`ferry_free`), else None (default: no such hex)."""
         return None
+
+    def ferry_free(self, spec_name: str, node: RevenueNode) -> bool:
+        """Whether a visit of ``node`` right after a visit of its :meth:`metro_hex` costs
+        no distance for a train of type ``spec_name`` (default: never)."""
+        return False
+
+    def revisit_illegal(self, node: RevenueNode) -> bool:
+        """Whether a route may visit ``node``'s :meth:`metro_hex` a second time only right
+        after the first visit (default: no such rule)."""
+        return False
 
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
         """Per-train precomputed data for :meth:`bonus_bound`."""
@@ -259,13 +273,6 @@ def board_model(graph: TrackGraph, view: EntityView, profile: TitleProfile) -> B
     blk = 0
     for i in view.blocked:
         blk |= 1 << i
-    names: dict[str, int] = {}
-    groups: list[int] = []
-    for n in graph.nodes:
-        g = 0
-        for name in profile.group_names(n):
-            g |= 1 << names.setdefault(name, len(names))
-        groups.append(g)
     tr = tracks(graph)
     return BoardModel(
         graph=graph,
@@ -275,7 +282,6 @@ def board_model(graph: TrackGraph, view: EntityView, profile: TitleProfile) -> B
         tokened=tok,
         blocked=blk,
         terminal=tuple(n.terminal for n in graph.nodes),
-        groups=tuple(groups),
     )
 
 
@@ -306,6 +312,13 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
             if n.hex in need:
                 need_mask |= 1 << n.id
     metro = tuple(profile.metro_hex(n) for n in graph.nodes)
+    names: dict[str, int] = {}
+    groups: list[int] = []
+    for n in graph.nodes:
+        g = 0
+        for name in profile.group_names(spec.name, n):
+            g |= 1 << names.setdefault(name, len(names))
+        groups.append(g)
     return TrainModel(
         train=train,
         name=spec.name,
@@ -319,10 +332,14 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
         general=general,
         all_pay=not general and all(d.pay >= d.visit for d in dist),
         need_end=need_mask,
+        groups=tuple(groups),
         metro_hex=metro,
+        ferry=tuple(
+            metro[n.id] is not None and profile.ferry_free(spec.name, n) for n in graph.nodes
+        ),
         same_hex=tuple(
             sum(1 << o.id for o in graph.nodes if o.id != n.id and o.hex == n.hex)
-            if metro[n.id] is not None
+            if metro[n.id] is not None and profile.revisit_illegal(n)
             else 0
             for n in graph.nodes
         ),

@@ -58,6 +58,8 @@ def _rotation_ok(
 def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
     """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok)."""
     placed = ctx.board.tiles[hex_id]
+    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
+        return None  # exempt from the whole rule, the towns' and cities' track included
     old = geometry(placed.tile, placed.rotation)
     new = geometry(new_tile, rotation)
     if ctx.rules.skip_track_restriction(placed.tile, new_tile):

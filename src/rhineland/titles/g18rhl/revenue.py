@@ -12,39 +12,42 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Montan: coal and steel both on the route: +20M, +40M from phase 5;
   two or more of each ("double Montan"): +40M, +80M from phase 5.  Coal/steel
   are hexes with a ``K``/``S`` icon (printed, variable, or carried over from a
-  replaced tile) and the coal or steel side of an Eastern Ruhr offboard (its
-  city's ``K``/``S`` marker).  Siegerland (J15) is one steel hex like any
-  other (released g11 #633: coal in D7 and D9, steel only in J15 pay a single
-  +40M).  Not for the 8-train.
+  replaced tile), the coal or steel side of an Eastern Ruhr offboard (its
+  city's ``K``/``S`` marker); Siegerland (J15) is one steel by its icon, like
+  any other (reference: 18Rhl_g401 #658 and g419 #614 run two coal with J15
+  as the only steel for a single +40M).  Not for the 8-train.
 * Eastern Ruhr: a stop in C14 or D15 adds 10M per established link.
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
-* Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
-  joined by the ferry (narrow track).  Visiting both one after the other is a
-  ferry crossing: the pair is one stop, the first visited, paying 10M less;
-  the second visit neither pays nor counts against the distance.  Any two
-  visits in a row in one Rhine metropolis hex count so: on the promotion tile
-  949 (D9) the town and the city (generated2 g406 #785: D9's town then city
-  pay 20 - 10M, the city counts no distance).
-  Visiting both cities of a green metropolis *not* one after the other is
-  illegal.  A yellow metropolis (three separate cities) may be visited more
-  than once, on either bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and
-  I10-H9-I10).
+* Ferry (Trajekt): in a Rhine metropolis hex (D9, F9, I10: any colour), a
+  visit right after a visit of the same hex is no stop: it costs no distance
+  and pays nothing, and the visit before it pays 10M less (the ferry fee).
+  On a green tile that is the ferry (narrow track) between the west and the
+  east city (the pair pays one city's value less 10M); on the gray promotion
+  tile 949 (Duisburg) the town and the city joined inside the hex: the first
+  of the two visited pays, less 10M (reference: 18Rhl_g404 #557
+  "D11-D9[Tr]-C10" with the town first pays 20 - 10M for D9).  A visit the
+  train does not pay for (a town for the Rheingold-Express) neither is dropped
+  nor pays the fee, but one right before a paid visit of its hex still drops
+  that one.  Visiting both cities of a green metropolis *not* one after the
+  other is illegal.  A yellow metropolis (three separate cities) may be
+  visited more than once, on either bank (oracle: 18Rhl_g00 and g01 run
+  F9-G10-F9 and I10-H9-I10).
 * Full green metropolis: with all 3 slots filled the hex blocks every
   company without a token in it; with fewer tokens nothing there blocks.
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
   visit any other red (offboard) hex; towns neither count nor pay, and it may
-  even end at one (oracle: 18Rhl_g08 action 394); its best 8
-  cities/offboards pay, the token city among them or not (generated2 g415
-  #884), a ferry pair counting as one;
-  when *both* ends of the route are RGE hexes (paying or not) every Rhine
-  metropolis is worth double before the best 8 are taken (a ferry pair pays
-  once, less the ferry, and that doubles: released g11 #672, D9's two 40M
-  cities by ferry pay 2 x 30M).
+  even end at one (oracle: 18Rhl_g08 action 394); when *both* ends of the
+  route are RGE hexes every Rhine metropolis stop pays double (its value less
+  any ferry fee, doubled); its 8 best-paying cities/offboards pay, ranked by
+  what each pays (doubling included; no token need be among them).
   No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
   need offboards the 8-train may not visit.)
-* A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
-  may not start or end at an out-tokened offboard (A14, B15, C2 with another
-  company's token).
+* A route other than the Rheingold-Express's may touch at most one of
+  C14/D15, one of A4/A6, one of L11/L13, and may not start or end at an
+  out-tokened offboard (A14, B15, C2 with another company's token).  The
+  Rheingold-Express may run from Basel (L11) to Frankfurt (L13), both RGE
+  hexes; A4 and A6 share the offboard group NorthWest, which no route uses
+  twice.
 * Ratingen variant: a non-8 route with a stop in Ratingen (E12) and any steel
   earns +30M.
 """
@@ -55,11 +58,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from rhineland.board.tiles import Tile
 from rhineland.engine.rng import GameRandom, pick_variable_icons
-from rhineland.engine.titledata import TitleData
+from rhineland.engine.titledata import TitleData, TrainSpec
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
-from rhineland.routes.rules import RevenueRules
+from rhineland.routes.rules import Evaluation, RevenueRules
 from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
@@ -68,7 +71,6 @@ EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
 COAL, STEEL = "K", "S"
 TRAJEKT_FEE = 10
-"""M a stop reached with the ferry (Trajekt) pays less."""
 EASTERN_RUHR_PER_LINK = 10
 EISERN_RHEIN_BONUS = 80
 RATINGEN_BONUS = 30
@@ -167,11 +169,12 @@ class RhlRevenue(RevenueRules):
                     f"train {t} may not run to {end.hex}: another company's token closes it",
                     "route.out_tokened",
                 )
-        for group, what in (
+        pairs = (
             (self.eastern_ruhr, "Eastern Ruhr"),
             (self.north_west, "Nimwegen/Arnheim"),
             (self.south, "Basel/Frankfurt"),
-        ):
+        )
+        for group, what in pairs if route.train_spec.name != RGE_TRAIN else ():
             hit = [v.name for v in visits if v.hex in group]
             if len(hit) > 1:
                 raise GameError(
@@ -202,50 +205,48 @@ class RhlRevenue(RevenueRules):
         toks = ctx.board.tokens_in(node.hex, 0)
         return any(s != ctx.entity for s in toks)
 
-    def _trajekts(self, route: Route, check: bool = False) -> list[int]:
-        """Indices of visits that repeat the Rhine metropolis hex of the visit just
-        before (the ferry across a green metropolis; on the promotion tile 949, D9's
-        town and city): the pair is one stop.  The Rheingold-Express ignores towns
-        before that, so a town is never its repeat (generated2 g406 #790: D9's city
-        then town, no fee).  With ``check``, raise for a green metropolis entered
-        twice without the ferry between."""
-        visits = route.visits
-        rge = route.train_spec.name == RGE_TRAIN
-        ferried = [
-            j for j in range(1, len(visits))
-            if visits[j].hex in self.metropolis and visits[j].hex == visits[j - 1].hex
-            and not (rge and visits[j].kind == "town")
-        ]
-        if check:
-            seen: dict[str, int] = {}
-            for i, v in enumerate(visits):
-                if v.hex not in self.metropolis or v.tile_color != "green" or i in ferried:
-                    continue
-                if v.hex in seen:
-                    raise GameError(
-                        f"train {route.train} enters the green Rhine metropolis {v.hex} twice "
-                        f"({visits[seen[v.hex]].name}, {v.name}) without taking the ferry "
-                        f"between them",
-                        "route.trajekt",
-                    )
-                seen[v.hex] = i
-        return ferried
+    @staticmethod
+    def pays_for(spec: TrainSpec, node: RevenueNode) -> bool:
+        """Whether a train of ``spec`` pays for ``node``'s kind (not the 8-train's towns)."""
+        return any(node.kind in r.nodes and r.pay > 0 for r in spec.distance)
 
-    def _ferry_fees(self, route: Route, stops: Sequence[int], values: Sequence[int]) -> int:
-        """What the paying ``stops`` lose to the ferry (M, not positive): a visit that
-        repeats the hex before it pays nothing, and each other paying stop in a hex
-        so repeated pays ``TRAJEKT_FEE`` less (the reference's sums)."""
-        ferried = set(self._trajekts(route))
-        if not ferried:
-            return 0
+    def _paid(self, route: Route, node: RevenueNode) -> bool:
+        return self.pays_for(route.train_spec, node)
+
+    def _trajekts(self, route: Route, check: bool = False) -> list[int]:
+        """Indices of the visits dropped by the ferry rule (module docstring): a paid visit
+        right after a visit of the same Rhine metropolis hex.  With ``check``, raise for a
+        green metropolis entered twice other than one visit right after the other."""
         visits = route.visits
-        hexes = {visits[j].hex for j in ferried}
-        lost = sum(values[j] for j in stops if j in ferried)
-        fees = sum(1 for i in stops if i not in ferried and visits[i].hex in hexes)
-        return -(lost + TRAJEKT_FEE * fees)
+        if check:
+            by_hex: dict[str, list[int]] = {}
+            for i, v in enumerate(visits):
+                if v.hex in self.metropolis and v.tile_color == "green":
+                    by_hex.setdefault(v.hex, []).append(i)
+            for h, idx in by_hex.items():
+                for k, i in enumerate(idx):
+                    for j in idx[k + 1 :]:
+                        if j != i + 1:
+                            raise GameError(
+                                f"train {route.train} enters the green Rhine metropolis {h} "
+                                f"twice ({visits[i].name}, {visits[j].name}) without taking "
+                                f"the ferry between them",
+                                "route.trajekt",
+                            )
+        return [
+            j
+            for j in range(1, len(visits))
+            if visits[j].hex in self.metropolis
+            and visits[j - 1].hex == visits[j].hex
+            and self._paid(route, visits[j])
+        ]
+
+    def _ferry_fees(self, route: Route, ferried: Sequence[int]) -> list[int]:
+        """Indices of the visits that pay the ferry fee: the paid visit before each dropped one."""
+        return [j - 1 for j in ferried if self._paid(route, route.visits[j - 1])]
 
     def visit_costs(self, ctx: RouteContext, route: Route) -> list[int]:
-        """A city reached by the ferry does not count against the distance."""
+        """A visit dropped by the ferry rule does not count against the distance."""
         costs = [1] * len(route.visits)
         for i in self._trajekts(route):
             costs[i] = 0
@@ -259,6 +260,36 @@ class RhlRevenue(RevenueRules):
                 return 0
         return super().stop_value(ctx, route, node)
 
+    def evaluate(
+        self, ctx: RouteContext, route: Route, tokened: frozenset[int], costs: Sequence[int]
+    ) -> Evaluation:
+        """The default evaluation on the ferry rule's values: a dropped visit pays nothing
+        and is no stop; the visit before it competes (8-train) and doubles (Rheingold) with
+        its value less the fee, which is listed as the ``trajekt`` bonus."""
+        ferried = self._trajekts(route)
+        fees = set(self._ferry_fees(route, ferried))
+        raw = [self.stop_value(ctx, route, v) for v in route.visits]
+        for j in ferried:
+            raw[j] = 0
+        values = [r - TRAJEKT_FEE if i in fees else r for i, r in enumerate(raw)]
+        dropped = set(ferried)
+        stops = tuple(
+            i for i in self.paying_stops(ctx, route, values, costs, tokened) if i not in dropped
+        )
+        base = sum(raw[i] for i in stops)
+        bonuses = tuple(self.bonuses(ctx, route, stops, values))
+        return Evaluation(base, stops, bonuses, sum(costs))
+
+    def rheingold_doubles(self, route: Route) -> bool:
+        """Whether the route is a Rheingold-Express run from one RGE hex to another."""
+        visits = route.visits
+        return (
+            route.train_spec.name == RGE_TRAIN
+            and len(visits) > 1
+            and visits[0].hex in self.rge
+            and visits[-1].hex in self.rge
+        )
+
     def paying_stops(
         self,
         ctx: RouteContext,
@@ -267,46 +298,30 @@ class RhlRevenue(RevenueRules):
         costs: Sequence[int],
         tokened: frozenset[int],
     ) -> tuple[int, ...]:
-        """The Rheingold-Express pays its best 8 cities/offboards, token or not.
+        """The Rheingold-Express pays its 8 best-paying cities/offboards; other trains: default.
 
-        A ferry pair is one stop worth both cities less the ferry; when both ends
-        of the route are RGE hexes a metropolis stop's worth doubles before the
-        best 8 are taken (the reference ranks the stops by what they pay).
-        Other trains: the default rule.
+        Ranked by what each pays: a metropolis doubled on an RGE-to-RGE run (values are
+        already net of the ferry fee).  Visits costing no distance (dropped by the ferry)
+        pay nothing and are left out.
         """
         if route.train_spec.name != RGE_TRAIN:
             return super().paying_stops(ctx, route, values, costs, tokened)
-        visits = route.visits
         pay = next((r.pay for r in route.train_spec.distance if "city" in r.nodes), 0)
-        ferried = set(self._trajekts(route))
-        doubles = self._rge_doubles(route)
-
-        repeated = {visits[j].hex for j in ferried}
-
-        def worth(i: int) -> int:
-            w = values[i] - (TRAJEKT_FEE if visits[i].hex in repeated else 0)
-            if doubles and visits[i].hex in self.metropolis:
-                w *= 2
-            return w
-
-        pool = [
-            i for i, v in enumerate(visits)
-            if i not in ferried and v.kind in ("city", "offboard")
-        ]
-        pool.sort(key=lambda i: (-worth(i), i))
-        chosen = pool[:pay]
-        for i in list(chosen):  # the repeats of a chosen stop go with it (and pay nothing)
-            j = i + 1
-            while j in ferried:
-                chosen.append(j)
-                j += 1
-        return tuple(sorted(chosen))
-
-    def _rge_doubles(self, route: Route) -> bool:
-        """Whether a Rheingold-Express route doubles its metropolises: both its ends are
-        RGE hexes (the route's ends, paying or not)."""
         visits = route.visits
-        return bool(visits) and visits[0].hex in self.rge and visits[-1].hex in self.rge
+        pool = [
+            i
+            for i, v in enumerate(visits)
+            if costs[i] > 0 and self._paid(route, v)
+        ]
+        if len(pool) <= pay:
+            return tuple(pool)
+        double = self.rheingold_doubles(route)
+
+        def weight(i: int) -> int:
+            return values[i] * (2 if double and visits[i].hex in self.metropolis else 1)
+
+        pool.sort(key=lambda i: (-weight(i), i))
+        return tuple(sorted(pool[:pay]))
 
     def icons(self, ctx: RouteContext, hex_id: str) -> frozenset[str]:
         """Icons on a hex now: the tile's own (sticky mark stripped) and the carried ones."""
@@ -316,8 +331,7 @@ class RhlRevenue(RevenueRules):
         return own | extra if extra else own
 
     def montan_counts(self, ctx: RouteContext, visits: Sequence[RevenueNode]) -> tuple[int, int]:
-        """(coal, steel) on a route: hexes with the icon (each counted once), and the
-        coal or steel side of an Eastern Ruhr offboard."""
+        """(coal, steel) on a route: hexes with the icon, and Eastern Ruhr sides."""
         coal_hexes: set[str] = set()
         steel_hexes: set[str] = set()
         coal = steel = 0
@@ -353,20 +367,26 @@ class RhlRevenue(RevenueRules):
                 out.append(Bonus("eastern_ruhr", EASTERN_RUHR_PER_LINK * links, f"{links} links"))
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
-        ferried = [j for j in self._trajekts(route) if j in stops]
-        fees = self._ferry_fees(route, stops, values)
+        paid = set(stops)
+        fees = [i for i in self._ferry_fees(route, self._trajekts(route)) if i in paid]
         if fees:
-            out.append(Bonus("trajekt", fees, ", ".join(visits[i].name for i in ferried)))
-        doubled = [i for i in stops if visits[i].hex in self.metropolis]
-        if rge and doubled and self._rge_doubles(route):
-            # what the metropolises pay, net of the ferry, doubles
             out.append(
                 Bonus(
-                    "rheingold",
-                    sum(values[i] for i in doubled) + fees,
-                    ", ".join(visits[i].name for i in doubled),
+                    "trajekt",
+                    -TRAJEKT_FEE * len(fees),
+                    ", ".join(visits[i + 1].name for i in fees),
                 )
             )
+        if self.rheingold_doubles(route):
+            doubled = [i for i in stops if visits[i].hex in self.metropolis]
+            if doubled:
+                out.append(
+                    Bonus(
+                        "rheingold",
+                        sum(values[i] for i in doubled),
+                        ", ".join(visits[i].name for i in doubled),
+                    )
+                )
         if (
             not rge
             and "ratingen_variant" in ctx.data.optional_rules

@@ -32,17 +32,17 @@ class RhlProfile(TitleProfile):
     ends at a town; nobody ends at an out-tokened offboard; one visit at most
     per Eastern Ruhr / Nimwegen-Arnheim / Basel-Frankfurt pair; a green Rhine
     metropolis is entered twice only by its ferry (the second city right after
-    the first, and that visit costs no distance); the same for the town and city
-    of the gray 949 (one stop when visited in a row; the search does not try
-    them apart).
+    the first).  A paid visit right after a visit of the same Rhine metropolis
+    hex (any colour) is dropped: it costs no distance (and pays nothing, which
+    the bounds ignore: they count its value).
 
     Bonus bound per route: Montan at its value for the summed per-node coal
     and steel counts (summing per node never undercounts the hook's per-hex
     count, and Montan grows with the counts), Eastern Ruhr and Eisern Rhein at
     their values when their hexes are visited, Ratingen when E12 and a steel
     node are visited, the Rheingold doubling as the sum of the visited
-    metropolis values when both ends could be RGE hexes, the ferry penalty
-    (never positive) as 0.
+    metropolis values when both ends could be RGE hexes, the ferry fee (never
+    positive) as 0.
     """
 
     rules: RhlRevenue
@@ -55,9 +55,12 @@ class RhlProfile(TitleProfile):
         self.brown = "brown" in ctx.phase_spec.tiles
         self.ratingen = "ratingen_variant" in ctx.data.optional_rules
 
-    def group_names(self, node: RevenueNode) -> tuple[str, ...]:
-        """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt groups."""
-        out = list(super().group_names(node))
+    def group_names(self, spec_name: str, node: RevenueNode) -> tuple[str, ...]:
+        """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt
+        pairs -- the pairs not for the Rheingold-Express (it may run Basel - Frankfurt)."""
+        out = list(super().group_names(spec_name, node))
+        if spec_name == RGE_TRAIN:
+            return tuple(out)
         r = self.rhl
         for name, hexes in (("er", r.eastern_ruhr), ("nw", r.north_west), ("s", r.south)):
             if node.hex in hexes:
@@ -82,12 +85,16 @@ class RhlProfile(TitleProfile):
         return self.rhl.rge if spec_name == RGE_TRAIN else None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
-        """A Rhine metropolis hex whose nodes are one stop when visited in a row (free
-        second visit): a green one's two cities (the ferry), the 949's town and city.
-        Not a yellow one, whose three cities may each be visited."""
-        if node.hex in self.rhl.metropolis and node.tile_color != "yellow":
-            return node.hex
-        return None
+        """A Rhine metropolis hex: a paid visit right after one of that hex is dropped."""
+        return node.hex if node.hex in self.rhl.metropolis else None
+
+    def ferry_free(self, spec_name: str, node: RevenueNode) -> bool:
+        """Dropped (free) if the train pays for the node's kind: not the 8-train's towns."""
+        return self.rhl.pays_for(self.ctx.data.train(spec_name), node)
+
+    def revisit_illegal(self, node: RevenueNode) -> bool:
+        """A green Rhine metropolis is entered a second time only by its ferry."""
+        return node.hex in self.rhl.metropolis and node.tile_color == "green"
 
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
         """Per-node data for :meth:`bonus_bound`.
