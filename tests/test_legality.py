@@ -420,7 +420,7 @@ def test_tile_block_until_phase_3_and_rhine_passage_in_phase_2() -> None:
 def test_neutral_token_fills_the_slot_but_never_blocks() -> None:
     """1893: the printed neutral token in H5 takes the slot; routes pass through."""
     ctx = _ctx("1893", "RSE", "2")
-    assert ctx.board.tokens_in("H5", 0) == ["N"]
+    assert ctx.board.tokens_in("H5", 0) == ("N",)
     assert not ctx.rules.city_blocks(ctx.board, "H5", 0, "RSE", ["N"], 1)
 
 

@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 from rhineland.board.board import Board
@@ -80,26 +81,44 @@ class Connectivity:
 
     ``hexes``: hex id -> edges of that hex the network touches (tile lays must
     use one); ``nodes``: revenue nodes reached ``(hex, part)``; ``paths``: paths
-    walked ``(hex, path index)``.
+    walked ``(hex, path index)``.  The walk's integer keys are kept
+    (``node_keys``, ``path_keys``, see :class:`_MapIndex`) and turned into
+    ``nodes`` and ``paths`` only when these are read.
     """
 
     entity: str
     hexes: Mapping[str, frozenset[int]]
-    nodes: frozenset[NodeRef]
-    paths: frozenset[PathRef]
+    node_keys: frozenset[int] = field(repr=False)
+    path_keys: frozenset[int] = field(repr=False)
+    index: _MapIndex = field(repr=False, compare=False)
+
+    @cached_property
+    def nodes(self) -> frozenset[NodeRef]:
+        """The revenue nodes reached, ``(hex, part)``."""
+        ids = self.index.ids
+        return frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.node_keys)
+
+    @cached_property
+    def paths(self) -> frozenset[PathRef]:
+        """The paths walked, ``(hex, path index)``."""
+        ids = self.index.ids
+        return frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.path_keys)
+
+    @cached_property
+    def node_hexes(self) -> frozenset[str]:
+        """The hexes holding a node reached."""
+        ids = self.index.ids
+        return frozenset(ids[k // _PER_HEX] for k in self.node_keys)
+
+    def reaches(self, hex_id: str, part: int) -> bool:
+        """Whether node ``part`` of the tile on ``hex_id`` is reached."""
+        hi = self.index.index.get(hex_id)
+        return hi is not None and hi * _PER_HEX + part in self.node_keys
 
     def city_connected(self, board: Board, hex_id: str, city_index: int) -> bool:
         """Whether city ``city_index`` of the tile on ``hex_id`` is reached."""
         cities = board.tiles[hex_id].geometry.cities
-        return city_index < len(cities) and (hex_id, cities[city_index]) in self.nodes
-
-
-Override = tuple[str, Tile, int, Mapping[int, list[str]]]
-"""A hypothetical tile: ``(hex, tile, rotation, city index -> tokens)``."""
-
-
-class _Found(Exception):
-    """Raised inside the walk when a path of ``stop_at`` is reached."""
+        return city_index < len(cities) and self.reaches(hex_id, cities[city_index])
 
 
 @dataclass(frozen=True)
@@ -115,6 +134,14 @@ class _MapIndex:
     ids: tuple[str, ...]
     index: Mapping[str, int]
     links: tuple[tuple[int, ...], ...]
+
+
+Override = tuple[str, Tile, int, Mapping[int, list[str]]]
+"""A hypothetical tile: ``(hex, tile, rotation, city index -> tokens)``."""
+
+
+class _Found(Exception):
+    """Raised inside the walk when a path of ``stop_at`` is reached."""
 
 
 _PER_HEX = 64  # more than the paths or nodes of any tile
@@ -152,13 +179,13 @@ def compute_connectivity(
     mi = _map_index(board.spec)
     tiles = board.tiles
     geoms = [tiles[h].geometry for h in mi.ids]
-    tokens: Mapping[tuple[str, int], list[str]] = board.tokens
+    tokens: Mapping[tuple[str, int], tuple[str, ...]] = board.tokens
     if override is not None:
         ov_hex = override[0]
         geoms[mi.index[ov_hex]] = geometry(override[1], override[2])
         tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
         for ci, syms in override[3].items():
-            tokens[(ov_hex, ci)] = list(syms)
+            tokens[(ov_hex, ci)] = tuple(syms)
 
     index = mi.index
     sources: list[int] = []
@@ -204,7 +231,7 @@ class _Walk:
         rules: BoardRulesLike,
         mi: _MapIndex,
         geoms: list[TileGeometry],
-        tokens: Mapping[tuple[str, int], list[str]],
+        tokens: Mapping[tuple[str, int], tuple[str, ...]],
         stop_at: frozenset[int],
     ) -> None:
         self.board = board
@@ -229,8 +256,9 @@ class _Walk:
         return Connectivity(
             entity=self.entity,
             hexes={ids[h]: frozenset(es) for h, es in self.hexes.items()},
-            nodes=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.nodes),
-            paths=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.seen_paths),
+            node_keys=frozenset(self.nodes),
+            path_keys=frozenset(self.seen_paths),
+            index=self.mi,
         )
 
     def from_token(self, start: int, sources: list[int]) -> None:

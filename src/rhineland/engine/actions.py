@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 from rhineland.errors import ExportError
 
 BASE_KEYS = ("type", "entity", "entity_type", "id", "created_at", "user", "auto_actions")
+_BASE_KEY_SET = frozenset(BASE_KEYS)
+_OWN_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -41,22 +43,29 @@ class Action:
         return self.TYPE
 
     @classmethod
-    def _own_fields(cls) -> list[str]:
-        base = {f.name for f in fields(Action)}
-        return [f.name for f in fields(cls) if f.name not in base]
+    def _own_fields(cls) -> tuple[str, ...]:
+        """The fields of this action type beyond the base ones (computed once per class)."""
+        got = _OWN_FIELDS.get(cls)
+        if got is None:
+            base = {f.name for f in fields(Action)}
+            got = tuple(f.name for f in fields(cls) if f.name not in base)
+            _OWN_FIELDS[cls] = got
+        return got
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Action:
         """Build from an export record (raises :class:`ExportError` when a field is missing)."""
         kwargs: dict[str, Any] = {}
-        for name in cls._own_fields():
+        own = cls._own_fields()
+        for name in own:
             if name in data:
                 value = data[name]
                 if isinstance(value, list):
                     value = _freeze(value)
                 kwargs[name] = value
-        known = set(BASE_KEYS) | set(cls._own_fields())
-        extra = tuple((k, v) for k, v in data.items() if k not in known)
+        extra = tuple(
+            (k, v) for k, v in data.items() if k not in _BASE_KEY_SET and k not in own
+        )
         try:
             return cls(
                 entity=data["entity"],

@@ -59,7 +59,6 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
     """
     rules = rules_of(ctx)
     graph = track_graph(ctx.board)
-    view = rules.entity_view(ctx, graph)
     used_units: set[int] = set()
     used_trains: set[str] = set()
     resolved: list[Route] = []
@@ -76,6 +75,7 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
             raise GameError(f"train {spec.train} runs twice in one run", "route.train")
         used_trains.add(spec.train)
         route = resolve(ctx, graph, spec, used_units)
+        view = rules.entity_view(ctx, graph, route.visits)
         costs = check_route(ctx, graph, view, route, rules)
         units = route.segments[0].units if len(route.segments) == 1 else None
         if units is None:

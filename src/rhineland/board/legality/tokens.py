@@ -52,7 +52,7 @@ def _token_hexes(ctx: LayContext) -> tuple[list[str], Connectivity | None]:
         hexes = [h for h in ctx.rules.teleport_token_hexes(ctx.teleported) if h in ctx.board.tiles]
         return hexes, None
     conn = ctx.connectivity()
-    return sorted({h for h, _ in conn.nodes}), conn
+    return sorted(conn.node_hexes), conn
 
 
 def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
