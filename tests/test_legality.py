@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from reference import ReferenceGames, needs_shared
 from rhineland.board.board import Board
 from rhineland.board.legality import (
     BoardRules,
@@ -430,3 +431,22 @@ def test_reserved_home_slot_is_kept_for_its_corporation() -> None:
     assert ctx.rules.reservations(ctx.board, "I10", 0) == ("RhE",)
     ctx.board.add_token("I10", 0, "RhE")
     assert ctx.rules.reservations(ctx.board, "I10", 0) == ()
+
+
+@needs_shared
+def test_no_token_spot_when_the_token_is_unaffordable_and_no_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1893 end_bank after action 142: RSE (460M) may token O6 or P7 for 40M; with 39M no
+    city takes the token, decided before the network is walked."""
+    game = ReferenceGames("1893").position("end_bank", 142)
+    ctx = game.title.lay_context(game, game.round, game.round.current_entity(game))
+    assert ctx.entity == "RSE"
+    assert [(t.hex, t.city, t.price) for t in legal_tokens(ctx)] == [("O6", 0, 40), ("P7", 0, 40)]
+    ctx.cash = 39
+
+    def no_walk(*args: Any) -> None:
+        raise AssertionError("the network was walked")
+
+    monkeypatch.setattr("rhineland.board.legality.rules.connectivity", no_walk)
+    assert legal_tokens(ctx) == []

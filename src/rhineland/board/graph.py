@@ -269,6 +269,7 @@ class _Walk:
         self.node(start, False)
 
     def blocks(self, key: int, g: TileGeometry) -> bool:
+        """Whether the city of node ``key`` stops the walk (memoised per walk)."""
         got = self.blocked.get(key)
         if got is None:
             got = False
@@ -327,9 +328,15 @@ class _Walk:
             for n in path.nodes:
                 self.nodes.add(base + n)
         if not path.terminal:
+            blocked = self.blocked
             for n in path.nodes:
                 nxt = base + n
-                if nxt != origin and not self.blocks(nxt, g):
+                if nxt == origin or nxt in self.visited_nodes:
+                    continue
+                stop = blocked.get(nxt)
+                if stop is None:
+                    stop = self.blocks(nxt, g)
+                if not stop:
                     self.node(nxt, converging)
         gauge = path.gauge
         geoms = self.geoms

@@ -64,8 +64,10 @@ def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
     out: list[TokenSpot] = []
     if ctx.next_token_price is None:
         return out
-    hexes, conn = _token_hexes(ctx)
     price = _token_price(ctx)
+    if price > ctx.cash:  # refused in every city: no need to walk the network
+        return out
+    hexes, conn = _token_hexes(ctx)
     for hex_id in hexes:
         n = len(ctx.board.tiles[hex_id].tile.cities)
         for ci in range(n):
