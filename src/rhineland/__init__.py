@@ -11,7 +11,7 @@ Layers (imports point downward only)::
 Money is in Mark (M) as integers throughout.
 """
 
-from rhineland.errors import ExportError, GameError, RhinelandError
+from rhineland.errors import ActionError, ExportError, GameError, RhinelandError
 
-__all__ = ["ExportError", "GameError", "RhinelandError"]
+__all__ = ["ActionError", "ExportError", "GameError", "RhinelandError"]
 __version__ = "0.1.0"
