@@ -83,7 +83,9 @@ class Connectivity:
     use one); ``nodes``: revenue nodes reached ``(hex, part)``; ``paths``: paths
     walked ``(hex, path index)``.  The walk's integer keys are kept
     (``node_keys``, ``path_keys``, see :class:`_MapIndex`) and turned into
-    ``nodes`` and ``paths`` only when these are read.
+    ``nodes`` and ``paths`` only when these are read.  ``complete`` is False
+    when the walk stopped early (``stop_at``, ``stop_sides`` of
+    :func:`compute_connectivity`): then it holds what was walked until then.
     """
 
     entity: str
@@ -91,6 +93,7 @@ class Connectivity:
     node_keys: frozenset[int] = field(repr=False)
     path_keys: frozenset[int] = field(repr=False)
     index: _MapIndex = field(repr=False, compare=False)
+    complete: bool = True
 
     @cached_property
     def nodes(self) -> frozenset[NodeRef]:
@@ -141,7 +144,8 @@ Override = tuple[str, Tile, int, Mapping[int, list[str]]]
 
 
 class _Found(Exception):
-    """Raised inside the walk when a path of ``stop_at`` is reached."""
+    """Raised inside the walk when a path of ``stop_at`` or a side of ``stop_sides``
+    is reached."""
 
 
 _PER_HEX = 64  # more than the paths or nodes of any tile
@@ -169,12 +173,15 @@ def compute_connectivity(
     rules: BoardRulesLike,
     override: Override | None = None,
     stop_at: frozenset[PathRef] = frozenset(),
+    stop_sides: frozenset[tuple[str, int]] = frozenset(),
 ) -> Connectivity:
     """Walk ``entity``'s network (module docstring); ``override`` replaces one hex's tile.
 
-    With ``stop_at``, the walk stops as soon as one of those paths is reached
-    (the result then holds just what was walked so far; use it to ask "is one
-    of these paths connected?").
+    With ``stop_at``, the walk stops as soon as one of those paths is reached,
+    with ``stop_sides`` as soon as the network touches one of those ``(hex,
+    edge)`` sides (the result is then not ``complete``: it holds just what was
+    walked so far; use it to ask "is one of these paths connected?", "does the
+    network reach one of these sides?").
     """
     mi = _map_index(board.spec)
     tiles = board.tiles
@@ -198,16 +205,20 @@ def compute_connectivity(
     sources = list(dict.fromkeys(sources))
 
     walk = _Walk(board, entity, rules, mi, geoms, tokens,
-                 frozenset(index[h] * _PER_HEX + i for h, i in stop_at))
+                 frozenset(index[h] * _PER_HEX + i for h, i in stop_at),
+                 frozenset(index[h] * 8 + e for h, e in stop_sides))
     for start in sources:
         hi = start // _PER_HEX
         walk.nodes.add(start)
-        walk.hexes.setdefault(hi, set()).update(e for e in range(6) if mi.links[hi][e] >= 0)
+        sides = [e for e in range(6) if mi.links[hi][e] >= 0]
+        walk.hexes.setdefault(hi, set()).update(sides)
+        if any(hi * 8 + e in walk.stop_sides for e in sides):
+            return walk.result(complete=False)
     for start in sources:
         try:
             walk.from_token(start, sources)
         except _Found:
-            break
+            return walk.result(complete=False)
     return walk.result()
 
 
@@ -233,6 +244,7 @@ class _Walk:
         geoms: list[TileGeometry],
         tokens: Mapping[tuple[str, int], tuple[str, ...]],
         stop_at: frozenset[int],
+        stop_sides: frozenset[int] = frozenset(),
     ) -> None:
         self.board = board
         self.entity = entity
@@ -242,6 +254,7 @@ class _Walk:
         self.geoms = geoms
         self.tokens = tokens
         self.stop_at = stop_at
+        self.stop_sides = stop_sides
         self.hexes: dict[int, set[int]] = {}
         self.nodes: set[int] = set()
         self.seen_paths: set[int] = set()
@@ -250,7 +263,7 @@ class _Walk:
         self.visited_paths: set[int] = set()
         self.edge_use: set[int] = set()
 
-    def result(self) -> Connectivity:
+    def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
         ids = self.mi.ids
         return Connectivity(
@@ -259,6 +272,7 @@ class _Walk:
             node_keys=frozenset(self.nodes),
             path_keys=frozenset(self.seen_paths),
             index=self.mi,
+            complete=complete,
         )
 
     def from_token(self, start: int, sources: list[int]) -> None:
@@ -320,11 +334,17 @@ class _Walk:
                 raise _Found
             hexes = self.hexes
             touched = hexes.setdefault(hi, set())
+            stop_sides = self.stop_sides
             for e in path.edges:
                 touched.add(e)
                 other = hl[e]
                 if other >= 0:
                     hexes.setdefault(other, set()).add(_OPPOSITE[e])
+                if stop_sides and (
+                    sides + e in stop_sides
+                    or (other >= 0 and other * 8 + _OPPOSITE[e] in stop_sides)
+                ):
+                    raise _Found
             for n in path.nodes:
                 self.nodes.add(base + n)
         if not path.terminal:
@@ -367,15 +387,29 @@ _CACHE: dict[tuple[int, str, int], tuple[Board, int, Connectivity]] = {}
 
 def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
     """:func:`compute_connectivity`, cached by board object, ``board.version``, entity, rules."""
-    key = (id(board), entity, id(rules))
-    got = _CACHE.get(key)
+    conn = known_connectivity(board, entity, rules)
+    if conn is None:
+        conn = compute_connectivity(board, entity, rules)
+        remember_connectivity(board, rules, conn)
+    return conn
+
+
+def known_connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity | None:
+    """``entity``'s whole network on ``board`` now if it was walked already, else None."""
+    got = _CACHE.get((id(board), entity, id(rules)))
     if got is not None and got[0] is board and got[1] == board.version:
         return got[2]
-    conn = compute_connectivity(board, entity, rules)
+    return None
+
+
+def remember_connectivity(board: Board, rules: BoardRulesLike, conn: Connectivity) -> None:
+    """Cache a complete walk of ``board`` now for :func:`connectivity` (an incomplete
+    one is ignored)."""
+    if not conn.complete:
+        return
     if len(_CACHE) > 512:
         _CACHE.clear()
-    _CACHE[key] = (board, board.version, conn)
-    return conn
+    _CACHE[(id(board), conn.entity, id(rules))] = (board, board.version, conn)
 
 
 def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) -> Connectivity:
