@@ -25,7 +25,10 @@ Rules modelled here (as the reference engine applies them):
   counts all its linked edges), the nodes reached (token cities included) and
   the paths walked.
 
-:func:`connectivity` caches by ``(board, board.version, entity)``.
+:func:`connectivity` caches by ``(board, board.version, entity)``.  The walk
+keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
+walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
+network only until it touches the lay's hex), and only complete walks are cached.
 """
 
 from __future__ import annotations

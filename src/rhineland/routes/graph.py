@@ -11,8 +11,9 @@ number of edge-to-edge paths follow through other hexes, and the last path
 ends at node ``b``.  Exactly this is what an export's ``connections`` chain
 names (the hexes walked, in order), so a route is a sequence of segments.
 
-Every segment is stored once per direction (``a -> b`` and ``b -> a``), keyed
-by its hex sequence, so an export chain resolves by one dictionary lookup.
+Every segment exists once per direction (``a -> b`` and ``b -> a``), and an
+export chain resolves by its hex sequence (``by_hexes``: the segments leaving
+the nodes of the chain's first hex that walk exactly those hexes).
 
 *Track units* make the no-reuse rule a set intersection: every path a segment
 uses occupies one unit per hex edge it touches (``(hex, edge)``; two paths
@@ -25,14 +26,20 @@ board object and checked against :attr:`Board.version`; what depends on the
 entity (blocked cities, token cities) is computed per call by
 :mod:`rhineland.routes.engine`.
 
+*Lazy walks*: a graph is built with its nodes only; the segments leaving a
+node are walked the first time someone asks for them (a run asks for the
+nodes its chains start at, ``has_route`` for the token cities, the best-route
+search for all), and kept.
+
 *Incremental update*: a tile lay changes the track on one hex, and only the
 walks that entered that hex (or tried to: a walk ends at a hex without track)
-can change.  Every node therefore keeps its *reach*, the hexes its walks
-entered or tried to enter; when tiles changed, :func:`track_graph` walks again
-only from the nodes on the changed hexes and the nodes whose reach holds one,
+can change.  Every walked node therefore keeps its *reach*, the hexes its
+walks entered or tried to enter; when tiles changed, :func:`track_graph`
+rebuilds the nodes of the changed hexes, forgets the walks of those nodes and
+of the nodes whose reach holds a changed hex (they walk again when asked),
 keeps every other node's segments (renumbered when the node ids moved), and
-gives exactly the graph a build from scratch gives (node ids, segment order).
-A token move bumps the version but changes no tile: the graph is kept.
+so gives exactly the graph a build from scratch gives (node ids, segment
+order).  A token move bumps the version but changes no tile: the graph is kept.
 """
 
 from __future__ import annotations
