@@ -22,19 +22,38 @@ from rhineland.io.state_view import game_state
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
-GAMES_18RHL = [
-    ("18Rhl/18Rhl_seed_opening.json", "18Rhl_seed_opening.trace.json"),
-    ("18Rhl/18Rhl_end_bank.json", "18Rhl_end_bank.trace.json"),
-] + [
-    (f"generated/18Rhl/18Rhl_g{n}.json", f"generated/18Rhl_g{n}.trace.json")
-    for n in ("00", "01", "03", "04", "06", "08")
-] + [
-    (f"generated2/18Rhl/18Rhl_g{n}.json", f"generated2/18Rhl_g{n}.trace.json")
-    for n in ("407", "413", "416", "421")
-] + [
-    (f"released/18Rhl/18Rhl_g{n}.json", f"released/18Rhl_g{n}.trace.json")
-    for n in ("02", "09")
-]
+def reference_games(title: str) -> list[tuple[str, str]]:
+    """Every game of ``title`` in ../shared: the real ones and each batch folder's, found
+    on disk (a new game in a batch is tested without a change here)."""
+    games = [
+        (f"{title}/{p.name}", f"{p.stem}.trace.json")
+        for p in sorted((SHARED / "fixtures" / title).glob("*.json"))
+    ]
+    for batch in ("generated", "released", "generated2"):
+        games += [
+            (f"{batch}/{title}/{p.name}", f"{batch}/{p.stem}.trace.json")
+            for p in sorted((SHARED / "fixtures" / batch / title).glob("*.json"))
+        ]
+    return games
+
+
+# Games that do not match the reference yet (each is a rule still to fix): strict
+# xfails, so a game that starts matching fails here until it is taken off the list.
+DIVERGING: frozenset[str] = frozenset({"18Rhl_g404", "18Rhl_g412", "18Rhl_g418", "18Rhl_g422"})
+
+
+def as_params(games: list[tuple[str, str]]) -> list[object]:
+    return [
+        pytest.param(
+            e, t, id=Path(e).stem,
+            marks=[pytest.mark.xfail(strict=True, reason="diverges")]
+            if Path(e).stem in DIVERGING else [],
+        )
+        for e, t in games
+    ]
+
+
+GAMES_18RHL = reference_games("18Rhl")
 
 
 
@@ -63,28 +82,16 @@ def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
     return matched, len(trace["trace"])
 
 
-GAMES_1893 = [("1893/1893_end_bank.json", "1893_end_bank.trace.json")] + [
-    (f"generated/1893/1893_g{n}.json", f"generated/1893_g{n}.trace.json")
-    for n in ("06", "07", "08", "16", "17", "24")
-] + [
-    (f"released/1893/1893_g{n}.json", f"released/1893_g{n}.trace.json")
-    for n in ("05", "23", "29", "30")
-] + [
-    (f"generated2/1893/1893_g{n}.json", f"generated2/1893_g{n}.trace.json")
-    for n in (
-        "500", "501", "503", "504", "506", "507", "509", "510", "512", "513", "515", "516",
-        "518", "519", "521", "522",
-    )
-]
+GAMES_1893 = reference_games("1893")
 
 
-@pytest.mark.parametrize(("export_rel", "trace_rel"), GAMES_18RHL, ids=lambda s: Path(s).stem)
+@pytest.mark.parametrize(("export_rel", "trace_rel"), as_params(GAMES_18RHL))
 def test_18rhl_game_matches_oracle(export_rel: str, trace_rel: str) -> None:
     matched, total = replay_against_trace(export_rel, trace_rel)
     assert matched == total
 
 
-@pytest.mark.parametrize(("export_rel", "trace_rel"), GAMES_1893, ids=lambda s: Path(s).stem)
+@pytest.mark.parametrize(("export_rel", "trace_rel"), as_params(GAMES_1893))
 def test_1893_game_matches_oracle(export_rel: str, trace_rel: str) -> None:
     matched, total = replay_against_trace(export_rel, trace_rel)
     assert matched == total

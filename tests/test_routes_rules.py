@@ -675,8 +675,12 @@ def test_18rhl_eight_train_pays_best_eight_and_no_towns() -> None:
     assert RHL_RULES.stop_value(ctx, r, visits[-1]) == 0  # towns pay nothing to the 8
 
 
-def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None:
-    """Ten cities of 70 beat the 60M ends, but keeping the ends doubles two metropolises."""
+def test_rheingold_express_doubles_by_its_route_ends_even_when_they_do_not_pay() -> None:
+    """Both ends of the route are RGE hexes, so the two 50M metropolises are worth 100M
+    each whether or not the 60M ends are among the 8 that pay: the best 8 are the two
+    metropolises and six 70M cities (620M), the ends left out (the reference ranks the
+    stops by what they pay, doubling included: released g11 #672, generated2 g415
+    #884)."""
     ctx = ctx_for(Board(RHL.map, RHL.tiles), "ADR", "8", [])
     visits = _visits("o" + "c" * 10 + "o")
     ends = (
@@ -691,5 +695,5 @@ def test_rheingold_express_keeps_both_rge_ends_when_doubling_pays_more() -> None
     r = Route("8-0", RHL.train("8"), (), visits)
     values = [60, 50, 50] + [70] * 8 + [60]
     stops = RHL_RULES.paying_stops(ctx, r, values, [1] * 12, frozenset())
-    # plain best 8: eight 70s = 560; with both ends: 60+60+50+50 (x2) + four 70s = 600
-    assert stops == (0, 1, 2, 3, 4, 5, 6, 11)
+    # 50 x 2 + 50 x 2 + six 70s = 620 (the ends with four 70s would make only 600)
+    assert stops == (1, 2, 3, 4, 5, 6, 7, 8)

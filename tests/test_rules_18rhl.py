@@ -100,8 +100,9 @@ def test_receivership_company_buys_cheapest_train_and_owes_shortfall_plus_100(
     train: str, cost: int, after: int,
 ) -> None:
     """Receivership (issue case 5): the president cannot pay the train their company must
-    buy.  Their cash goes to the company, which buys the cheapest depot train; the bank
-    pays the rest and the company owes it plus 100M (treasury + cash - price - 100)."""
+    buy and nobody takes the presidency.  The company buys the cheapest depot train with
+    its treasury and the president's cash (paid to the bank); the bank pays the rest and
+    the company owes it plus 100M (treasury + cash - price - 100)."""
     game = position(name, action_id - 1)
     c = corp(game, sym)
     assert step(game) == "buy_train" and game.round.current_entity(game) is c

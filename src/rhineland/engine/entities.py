@@ -98,7 +98,9 @@ class Corporation:
 
     ``share_price`` is the current market cell (``None`` before par); ``tokens``
     are the placed station tokens as ``(hex, city index)``; ``capitalization`` is
-    ``"full"`` or ``"incremental"`` (18Rhl floats before phase 5).
+    ``"full"`` or ``"incremental"`` (18Rhl floats before phase 5).  ``count_offset``
+    holds, per holder, how far the share count the presidency goes by lies from the
+    certificates held (see :meth:`counted_percent`).
     """
 
     spec: CorporationSpec
@@ -114,6 +116,7 @@ class Corporation:
     tokens: list[tuple[str, int]] = field(default_factory=list)
     tokens_used: int = 0
     can_buy_shares: bool = True
+    count_offset: dict[Holder, int] = field(default_factory=dict)
 
     @property
     def sym(self) -> str:
@@ -138,6 +141,17 @@ class Corporation:
     def percent_of(self, holder: Holder) -> int:
         """Percent of the corporation held by ``holder`` (player id, ``IPO`` or ``MARKET``)."""
         return sum(c.percent for c in self.certificates if c.owner == holder)
+
+    def counted_percent(self, holder: Holder) -> int:
+        """The percent of ``holder`` that counts for the presidency.
+
+        It is the certificates held, except after a partial sale of the president's
+        certificate handed the seller back a double certificate for the 10% they kept:
+        the reference engine counts sales and purchases by their percent, not by the
+        certificates that change hands in the presidency exchange, so from then on it
+        counts the seller 10% short and the market 10% over (``count_offset``).
+        """
+        return self.percent_of(holder) + self.count_offset.get(holder, 0)
 
     def certs_of(self, holder: Holder) -> list[Certificate]:
         """The certificates of this corporation held by ``holder``, in certificate order."""

@@ -124,6 +124,7 @@ class State:
             new.certificates = [_dup(x) for x in c.certificates]
             new.trains = [trains[t.id] for t in c.trains]
             new.tokens = list(c.tokens)
+            new.count_offset = dict(c.count_offset)
             return new
 
         def minor(m: Minor) -> Minor:

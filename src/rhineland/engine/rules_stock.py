@@ -245,7 +245,8 @@ class StockRules:
                 out.append(total)
                 continue
             others = max(
-                (corp.percent_of(p.id) for p in game.seat_order() if p is not player), default=0
+                (corp.counted_percent(p.id) for p in game.seat_order() if p is not player),
+                default=0,
             )
             if others >= cert.percent:
                 out.extend(total - 10 * k for k in range(cert.percent // 10))

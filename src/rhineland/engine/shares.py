@@ -66,9 +66,9 @@ def to_market(game: Game, cert: Certificate) -> None:
     give(game, cert, MARKET)
 
 
-def first_in_market(corp: Corporation, percent: int = 10) -> Certificate | None:
-    """The certificate of ``percent`` that has been in the market longest."""
-    pool = [c for c in corp.certificates if c.owner == MARKET and c.percent == percent]
+def oldest_in_market(corp: Corporation) -> Certificate | None:
+    """The certificate of ``corp`` (any size) that has been in the market longest."""
+    pool = [c for c in corp.certificates if c.owner == MARKET]
     return min(pool, key=lambda c: c.pool_seq) if pool else None
 
 
@@ -110,27 +110,32 @@ def president_swap(
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 
-def check_presidency(game: Game, corp: Corporation, actor: Player | None = None) -> None:
+def check_presidency(game: Game, corp: Corporation, actor: Player | None = None,
+                     previous: int | None = None) -> None:
     """Pass the presidency if another player now holds strictly more than the president.
 
     With no current president (e.g. the president's certificate in the market),
-    the player with the most, and at least the president's percentage, takes it.
-    ``actor`` breaks ties on who is considered first in seat order.
+    the player with the most, and at least the president's percentage, takes it;
+    ties go to the first in player order after ``previous`` (the president whose
+    certificates just went to the market: a bankrupt president), else to the first
+    in player order.  Holdings are the counted percents
+    (:meth:`Corporation.counted_percent`).
     """
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert.reserved:
         return  # reserved for a merger (1893): no presidency until it is founded
     current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
     holdings = {
-        p.id: corp.percent_of(p.id) for p in game.state.players if not p.bankrupt
+        p.id: corp.counted_percent(p.id) for p in game.state.players if not p.bankrupt
     }
     cur_pct = holdings.get(current, 0) if current is not None else 0
     best = max(holdings.values(), default=0)
     if best <= cur_pct:
         return
-    if current is not None:
+    after = current if current is not None else previous
+    if after is not None:
         order = game.state.players
-        start = next(i for i, p in enumerate(order) if p.id == current)
+        start = next(i for i, p in enumerate(order) if p.id == after)
         seq = [order[(start + k) % len(order)] for k in range(1, len(order))]
     else:
         seq = list(game.state.players)

@@ -235,7 +235,8 @@ class BoardRules:
         return None
 
     def skip_track_restriction(self, old: Tile, new: Tile) -> bool:
-        """Upgrades exempt from the "use new track" restriction (default none)."""
+        """Upgrades exempt from the track checks of an upgrade: the old towns' and
+        cities' track kept, and the "use new track" restriction (default none)."""
         return False
 
     def lay_cost(self, ctx: LayContext, hex_id: str, old: Tile, new: Tile) -> int:

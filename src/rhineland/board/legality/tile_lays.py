@@ -66,6 +66,8 @@ def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: i
     placed = ctx.board.tiles[hex_id]
     old = geometry(placed.tile, placed.rotation)
     new = geometry(new_tile, rotation)
+    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
+        return None
     # towns and cities keep (at least) their edges
     old_nodes = old.cities + old.towns
     new_nodes = new.cities + new.towns
@@ -73,8 +75,6 @@ def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: i
         oe = old.node_exits.get(part, frozenset())
         if not any(oe <= new.node_exits.get(n, frozenset()) for n in new_nodes):
             return "new track must keep every town and city's track"
-    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
-        return None
     if ctx.rules.restriction == "permissive":
         return None
     if not old.paths:

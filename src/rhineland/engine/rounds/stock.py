@@ -19,12 +19,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.engine.shares import (
     check_presidency,
-    first_in_market,
     give,
+    oldest_in_market,
     swap_certificates,
     to_market,
 )
@@ -266,11 +266,13 @@ def sell_certificates(
     """Sell ``percent`` of ``corp`` held by ``player`` to the market (bank pays the price).
 
     Selling (part of) the president's certificate needs another player with at
-    least its percentage: the certificates go to the market, the new president
-    takes the president's certificate from there and puts certificates worth it
-    back (a double if one matches); what the seller keeps of the president's
-    share comes back to them as 10% certificates, the longest in the market first
-    (as the reference engine does it).
+    least its percentage.  As the reference engine does it: the sold
+    certificates go to the market; the new president takes the president's
+    certificate and hands over certificates worth it (a double if one matches),
+    to the seller if they still hold at least the president's percentage, else
+    to the market.  When only part of the president's share was sold, the
+    seller then takes back one certificate per 10% kept, each the one longest
+    in the market whatever its size (a 20% certificate counts as one).
     """
     assert corp.share_price is not None
     total = corp.share_price.price * percent // 10
@@ -279,22 +281,29 @@ def sell_certificates(
         new_pres = _next_president(game, player, corp, percent)
         others = [c for c in certs if not c.president]
         kept = pres_cert.percent - (percent - sum(c.percent for c in others))
-        change = []
-        for _ in range(kept // 10):
-            c = first_in_market(corp)
-            if c is None:
-                break
-            give(game, c, player.id)
-            change.append(c)
+        holders: list[Holder] = [player.id, new_pres.id, MARKET]
+        before = {h: corp.percent_of(h) for h in holders}
         for c in certs:
             to_market(game, c)
+        swap_to: Holder = (
+            player.id if corp.percent_of(player.id) >= pres_cert.percent else MARKET
+        )
+        swap = swap_certificates(corp, new_pres.id, pres_cert.percent)
         give(game, pres_cert, new_pres.id)
-        for c in swap_certificates(corp, new_pres.id, pres_cert.percent):
-            to_market(game, c)
-        for _ in range((kept - 10 * len(change)) // 10):
-            c = first_in_market(corp)
-            if c is not None:
-                give(game, c, player.id)
+        for c in swap:
+            give(game, c, swap_to)
+        for _ in range(kept // 10):
+            back = oldest_in_market(corp)
+            if back is not None:
+                give(game, back, player.id)
+        # the share count moves by the percent sold alone (see Corporation.counted_percent)
+        counted = {player.id: -percent, new_pres.id: 0, MARKET: percent}
+        for h in holders:
+            off = corp.count_offset.get(h, 0) + counted[h] - (corp.percent_of(h) - before[h])
+            if off:
+                corp.count_offset[h] = off
+            else:
+                corp.count_offset.pop(h, None)
         game.add_log(f"{new_pres.name} becomes the president of {corp.sym}")
         certs = others
     else:
@@ -309,7 +318,7 @@ def sell_certificates(
 def _next_president(game: Game, seller: Player, corp: Corporation, percent: int) -> Player:
     """Who takes the presidency when ``seller`` sells ``percent`` including the certificate."""
     pres_cert = next(c for c in corp.certificates if c.president)
-    kept_pct = corp.percent_of(seller.id) - percent
+    kept_pct = corp.counted_percent(seller.id) - percent
     best: tuple[Player, int] | None = None
     order = game.state.players
     start = order.index(seller)
@@ -317,7 +326,7 @@ def _next_president(game: Game, seller: Player, corp: Corporation, percent: int)
         p = order[(start + k) % len(order)]
         if p.bankrupt:
             continue
-        pct = corp.percent_of(p.id)
+        pct = corp.counted_percent(p.id)
         if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
             best = (p, pct)
     if best is None:

@@ -47,6 +47,8 @@ KEO = "KEO"
 SZL = "Szl"
 TJT = "Tjt"
 ATB = "ATB"
+PROMOTION_TILES = ("949", "950", "Essen")
+"""The promotion tiles option's gray tiles with a town beside the city (D9, D7, D13)."""
 METROPOLIS_BROWN = {"F9": "927", "I10": "928", "D9": "929"}
 GREEN_TO_BROWN_MANIFEST = {
     "X921": "927", "X922": "927", "X923": "928", "X924": "928", "X925": "929", "X926": "929",
@@ -197,10 +199,13 @@ class RhlBoardRules(BoardRules):
         return 0 if hex_id in self.metropolis else None
 
     def skip_track_restriction(self, old: Tile, new: Tile) -> bool:
-        """Upgrades to 87/88/204 (and promotion 929 -> 949) need not use new track."""
+        """Upgrades to 87/88/204 and to the promotion tiles (949, 950, Essen) are named
+        outright by the reference's upgrade rule, so their track is not checked: the
+        promotion tiles route one old city edge through their new town (generated2
+        g403 #779: 929 -> 949 on D9, edge 4 now reaches the city by the town)."""
         if new.name in ("87", "88", "204"):
             return True
-        return self.promotion and old.name == "929" and new.name == "949"
+        return self.promotion and new.name in PROMOTION_TILES
 
     # -- private companies -----------------------------------------------------------
     def special_abilities(self, ctx: LayContext) -> list[SpecialAbility]:

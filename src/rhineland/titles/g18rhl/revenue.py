@@ -12,15 +12,19 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Montan: coal and steel both on the route: +20M, +40M from phase 5;
   two or more of each ("double Montan"): +40M, +80M from phase 5.  Coal/steel
   are hexes with a ``K``/``S`` icon (printed, variable, or carried over from a
-  replaced tile), the coal or steel side of an Eastern Ruhr offboard (its
-  city's ``K``/``S`` marker), and Siegerland (J15), which counts one more
-  steel on top of its icon.  Not for the 8-train.
+  replaced tile) and the coal or steel side of an Eastern Ruhr offboard (its
+  city's ``K``/``S`` marker).  Siegerland (J15) is one steel hex like any
+  other (released g11 #633: coal in D7 and D9, steel only in J15 pay a single
+  +40M).  Not for the 8-train.
 * Eastern Ruhr: a stop in C14 or D15 adds 10M per established link.
 * Eisern Rhein: Roermond (G2) and an Eastern Ruhr stop on one route: +80M.
 * Ferry (Trajekt): a green Rhine metropolis tile has a west and an east city
   joined by the ferry (narrow track).  Visiting both one after the other is a
-  ferry crossing: the second visit does not count against the distance and
-  the route loses 50M (so the pair pays one city's value less 10M).
+  ferry crossing: the pair is one stop, the first visited, paying 10M less;
+  the second visit neither pays nor counts against the distance.  Any two
+  visits in a row in one Rhine metropolis hex count so: on the promotion tile
+  949 (D9) the town and the city (generated2 g406 #785: D9's town then city
+  pay 20 - 10M, the city counts no distance).
   Visiting both cities of a green metropolis *not* one after the other is
   illegal.  A yellow metropolis (three separate cities) may be visited more
   than once, on either bank (oracle: 18Rhl_g00 and g01 run F9-G10-F9 and
@@ -30,8 +34,12 @@ behaviour as recorded in the oracle traces.  Values are the oracle's:
 * Rheingold-Express (train ``8``): must start or end at an RGE hex; may not
   visit any other red (offboard) hex; towns neither count nor pay, and it may
   even end at one (oracle: 18Rhl_g08 action 394); its best 8
-  cities/offboards pay (plus ferry-reached cities, which cost no distance);
-  when *both* ends are RGE hexes every paying Rhine metropolis pays double.
+  cities/offboards pay, the token city among them or not (generated2 g415
+  #884), a ferry pair counting as one;
+  when *both* ends of the route are RGE hexes (paying or not) every Rhine
+  metropolis is worth double before the best 8 are taken (a ferry pair pays
+  once, less the ferry, and that doubles: released g11 #672, D9's two 40M
+  cities by ferry pay 2 x 30M).
   No Montan/Ratingen bonus.  (Eastern Ruhr and Eisern Rhein cannot arise: they
   need offboards the 8-train may not visit.)
 * A route may touch at most one of C14/D15, one of A4/A6, one of L11/L13, and
@@ -55,12 +63,12 @@ from rhineland.routes.rules import RevenueRules
 from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
-SIEGERLAND = "J15"
 ROERMOND = "G2"
 EASTERN_RUHR_LINKS = (("C12", 4), ("D13", 3), ("D13", 4), ("E14", 3))
 """(hex, edge): a tile exit on that side establishes one Eastern Ruhr link."""
 COAL, STEEL = "K", "S"
-TRAJEKT_PENALTY = 50
+TRAJEKT_FEE = 10
+"""M a stop reached with the ferry (Trajekt) pays less."""
 EASTERN_RUHR_PER_LINK = 10
 EISERN_RHEIN_BONUS = 80
 RATINGEN_BONUS = 30
@@ -195,29 +203,46 @@ class RhlRevenue(RevenueRules):
         return any(s != ctx.entity for s in toks)
 
     def _trajekts(self, route: Route, check: bool = False) -> list[int]:
-        """Indices of visits reached by the ferry; with ``check``, raise for illegal revisits."""
-        by_hex: dict[str, list[int]] = {}
-        for i, v in enumerate(route.visits):
-            if v.hex in self.metropolis:
-                by_hex.setdefault(v.hex, []).append(i)
-        ferried: list[int] = []
-        for h, idx in by_hex.items():
-            if len(idx) < 2:
-                continue
-            color = route.visits[idx[0]].tile_color
-            if color == "green":
-                for k, i in enumerate(idx):
-                    for j in idx[k + 1 :]:
-                        if j == i + 1:
-                            ferried.append(j)
-                        elif check:
-                            raise GameError(
-                                f"train {route.train} enters the green Rhine metropolis {h} twice "
-                                f"({route.visits[i].name}, {route.visits[j].name}) without "
-                                f"taking the ferry between them",
-                                "route.trajekt",
-                            )
+        """Indices of visits that repeat the Rhine metropolis hex of the visit just
+        before (the ferry across a green metropolis; on the promotion tile 949, D9's
+        town and city): the pair is one stop.  The Rheingold-Express ignores towns
+        before that, so a town is never its repeat (generated2 g406 #790: D9's city
+        then town, no fee).  With ``check``, raise for a green metropolis entered
+        twice without the ferry between."""
+        visits = route.visits
+        rge = route.train_spec.name == RGE_TRAIN
+        ferried = [
+            j for j in range(1, len(visits))
+            if visits[j].hex in self.metropolis and visits[j].hex == visits[j - 1].hex
+            and not (rge and visits[j].kind == "town")
+        ]
+        if check:
+            seen: dict[str, int] = {}
+            for i, v in enumerate(visits):
+                if v.hex not in self.metropolis or v.tile_color != "green" or i in ferried:
+                    continue
+                if v.hex in seen:
+                    raise GameError(
+                        f"train {route.train} enters the green Rhine metropolis {v.hex} twice "
+                        f"({visits[seen[v.hex]].name}, {v.name}) without taking the ferry "
+                        f"between them",
+                        "route.trajekt",
+                    )
+                seen[v.hex] = i
         return ferried
+
+    def _ferry_fees(self, route: Route, stops: Sequence[int], values: Sequence[int]) -> int:
+        """What the paying ``stops`` lose to the ferry (M, not positive): a visit that
+        repeats the hex before it pays nothing, and each other paying stop in a hex
+        so repeated pays ``TRAJEKT_FEE`` less (the reference's sums)."""
+        ferried = set(self._trajekts(route))
+        if not ferried:
+            return 0
+        visits = route.visits
+        hexes = {visits[j].hex for j in ferried}
+        lost = sum(values[j] for j in stops if j in ferried)
+        fees = sum(1 for i in stops if i not in ferried and visits[i].hex in hexes)
+        return -(lost + TRAJEKT_FEE * fees)
 
     def visit_costs(self, ctx: RouteContext, route: Route) -> list[int]:
         """A city reached by the ferry does not count against the distance."""
@@ -242,41 +267,46 @@ class RhlRevenue(RevenueRules):
         costs: Sequence[int],
         tokened: frozenset[int],
     ) -> tuple[int, ...]:
-        """The Rheingold-Express pays its best 8 cities/offboards, counting the doubling.
+        """The Rheingold-Express pays its best 8 cities/offboards, token or not.
 
-        When both ends of the route are RGE hexes, keeping both ends among the
-        8 doubles every paying metropolis; that choice competes with the plain
-        best 8 and the better one pays (as the reference picks the stop set of
-        highest revenue).
+        A ferry pair is one stop worth both cities less the ferry; when both ends
+        of the route are RGE hexes a metropolis stop's worth doubles before the
+        best 8 are taken (the reference ranks the stops by what they pay).
+        Other trains: the default rule.
         """
-        plain = super().paying_stops(ctx, route, values, costs, tokened)
+        if route.train_spec.name != RGE_TRAIN:
+            return super().paying_stops(ctx, route, values, costs, tokened)
         visits = route.visits
-        last = len(visits) - 1
-        if (
-            route.train_spec.name != RGE_TRAIN
-            or last < 1
-            or visits[0].hex not in self.rge
-            or visits[last].hex not in self.rge
-            or (0 in plain and last in plain)
-        ):
-            return plain
         pay = next((r.pay for r in route.train_spec.distance if "city" in r.nodes), 0)
-        free = [i for i, c in enumerate(costs) if c == 0]
+        ferried = set(self._trajekts(route))
+        doubles = self._rge_doubles(route)
+
+        repeated = {visits[j].hex for j in ferried}
+
+        def worth(i: int) -> int:
+            w = values[i] - (TRAJEKT_FEE if visits[i].hex in repeated else 0)
+            if doubles and visits[i].hex in self.metropolis:
+                w *= 2
+            return w
+
         pool = [
-            i
-            for i, v in enumerate(visits)
-            if 0 < i < last and costs[i] > 0 and v.kind in ("city", "offboard")
+            i for i, v in enumerate(visits)
+            if i not in ferried and v.kind in ("city", "offboard")
         ]
+        pool.sort(key=lambda i: (-worth(i), i))
+        chosen = pool[:pay]
+        for i in list(chosen):  # the repeats of a chosen stop go with it (and pay nothing)
+            j = i + 1
+            while j in ferried:
+                chosen.append(j)
+                j += 1
+        return tuple(sorted(chosen))
 
-        def weight(i: int) -> int:
-            return values[i] * (2 if visits[i].hex in self.metropolis else 1)
-
-        pool.sort(key=lambda i: (-weight(i), i))
-        ends = tuple(sorted({0, last, *free, *pool[: max(pay - 2, 0)]}))
-        doubled = sum(values[i] for i in ends if visits[i].hex in self.metropolis)
-        if sum(values[i] for i in ends) + doubled > sum(values[i] for i in plain):
-            return ends
-        return plain
+    def _rge_doubles(self, route: Route) -> bool:
+        """Whether a Rheingold-Express route doubles its metropolises: both its ends are
+        RGE hexes (the route's ends, paying or not)."""
+        visits = route.visits
+        return bool(visits) and visits[0].hex in self.rge and visits[-1].hex in self.rge
 
     def icons(self, ctx: RouteContext, hex_id: str) -> frozenset[str]:
         """Icons on a hex now: the tile's own (sticky mark stripped) and the carried ones."""
@@ -286,7 +316,8 @@ class RhlRevenue(RevenueRules):
         return own | extra if extra else own
 
     def montan_counts(self, ctx: RouteContext, visits: Sequence[RevenueNode]) -> tuple[int, int]:
-        """(coal, steel) on a route: icon hexes, Eastern Ruhr sides, Siegerland's extra steel."""
+        """(coal, steel) on a route: hexes with the icon (each counted once), and the
+        coal or steel side of an Eastern Ruhr offboard."""
         coal_hexes: set[str] = set()
         steel_hexes: set[str] = set()
         coal = steel = 0
@@ -299,8 +330,6 @@ class RhlRevenue(RevenueRules):
             if v.hex in self.eastern_ruhr:
                 coal += COAL in v.node.markers
                 steel += STEEL in v.node.markers
-            if v.hex == SIEGERLAND:
-                steel += 1
         return coal + len(coal_hexes), steel + len(steel_hexes)
 
     def bonuses(
@@ -324,27 +353,20 @@ class RhlRevenue(RevenueRules):
                 out.append(Bonus("eastern_ruhr", EASTERN_RUHR_PER_LINK * links, f"{links} links"))
             if any(v.hex == ROERMOND for v in visits):
                 out.append(Bonus("eisern_rhein", EISERN_RHEIN_BONUS, "Roermond - Eastern Ruhr"))
-        ferried = self._trajekts(route)
-        if ferried:
+        ferried = [j for j in self._trajekts(route) if j in stops]
+        fees = self._ferry_fees(route, stops, values)
+        if fees:
+            out.append(Bonus("trajekt", fees, ", ".join(visits[i].name for i in ferried)))
+        doubled = [i for i in stops if visits[i].hex in self.metropolis]
+        if rge and doubled and self._rge_doubles(route):
+            # what the metropolises pay, net of the ferry, doubles
             out.append(
                 Bonus(
-                    "trajekt",
-                    -TRAJEKT_PENALTY * len(ferried),
-                    ", ".join(visits[i].name for i in ferried),
+                    "rheingold",
+                    sum(values[i] for i in doubled) + fees,
+                    ", ".join(visits[i].name for i in doubled),
                 )
             )
-        if rge and stops:
-            first, last = visits[stops[0]], visits[stops[-1]]
-            if first.hex in self.rge and last.hex in self.rge:
-                doubled = [i for i in stops if visits[i].hex in self.metropolis]
-                if doubled:
-                    out.append(
-                        Bonus(
-                            "rheingold",
-                            sum(values[i] for i in doubled),
-                            ", ".join(visits[i].name for i in doubled),
-                        )
-                    )
         if (
             not rge
             and "ratingen_variant" in ctx.data.optional_rules

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
 from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import give, move_price, set_price, to_market
@@ -30,6 +30,8 @@ GVE = "GVE"
 NLK = "NLK"
 RHE_PARS = (70, 75, 80)
 """RhE's par prices (private No. 6: 70M, 75M or 80M)."""
+RECEIVERSHIP_LOAN_FEE = 100
+"""M a company in receivership owes the bank on top of what the bank paid for its train."""
 
 
 def rhe_link_established(game: Game) -> bool:
@@ -153,22 +155,20 @@ class Rhl(Title):
             return False
         return super().step_applicable(game, rnd, entity, step)
 
-    def can_buy_train(self, game: Game, entity: Any) -> bool:
-        """A corporation in receivership has the train step only with room and cash for
-        the cheapest train on offer: no president pays toward a train it must buy."""
+    def must_buy_train(self, game: Game, entity: Any) -> bool:
+        """A corporation in receivership is never obliged to buy a train (no president
+        could add money): it may pass, or buy a depot train it can pay (reference
+        engine; traces: g403 #623, g406 #459, g415 #528 pass without a train)."""
         if isinstance(entity, Corporation) and entity.receivership:
-            if len(entity.trains) >= self.train_limit(game, entity):
-                return False
-            return bool(entity.cash >= self.min_train_price(game, entity))
-        return super().can_buy_train(game, entity)
+            return False
+        return super().must_buy_train(game, entity)
 
-    def check_may_pass_buy_train(self, game: Game, rnd: Any, entity: Any) -> None:
-        """A corporation in receivership may always pass its train buy (no president is
-        made to pay for a train it must have: the reference offers the pass), others as
-        the default."""
-        if isinstance(entity, Corporation) and entity.receivership:
-            return
-        super().check_may_pass_buy_train(game, rnd, entity)
+    def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
+        """No train changes hands between companies when either is in receivership
+        (rule 13.2, as the reference engine has it)."""
+        if buyer.receivership or getattr(seller, "receivership", False):
+            return False
+        return super().train_sellable_to(game, seller, buyer)
 
     def sellable_value(self, game: Game, player: Player) -> int:
         """M a player could raise by selling every share the rules let them sell now."""
@@ -198,15 +198,19 @@ class Rhl(Title):
                 out.append((corp, chosen))
         return out
 
-    def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> None:
+    def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
         """The president cannot pay for the train the corporation must buy.
 
-        They sell what they may, the rest of their shares go to the market (their
-        corporations without a new president enter receivership), their privates
-        close, their cash goes to the corporation, which then buys the cheapest
-        depot train: what the treasury lacks the bank pays, and the corporation
-        owes it plus 100M (negative treasury).  Source: reference engine (oracle
-        traces); seed 000 describes a bank loan instead (docs/rules-differences.md).
+        In the reference engine's order: the president sells what they may (one sale
+        per corporation); the rest of their shares go to the market, and each
+        corporation they presided passes to the player with the most shares (ties:
+        the first after them in player order) or, with no one at 20%, enters
+        receivership; their privates close and their cash goes to the bank.  If
+        ``entity`` itself is now in receivership it buys the cheapest depot train
+        at once (:meth:`receivership_train`) and its turn ends: the return value is
+        True.  With a new president it stays in the buy-train step, now theirs.
+        Source: reference engine (oracle traces); seed 000 describes a bank loan
+        instead (docs/rules-differences.md).
         """
         from rhineland.engine.rounds.stock import sell_certificates
         from rhineland.engine.shares import check_presidency
@@ -216,10 +220,9 @@ class Rhl(Title):
             raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
                             "bankrupt.not_needed")
         player = game.player(owners[0])
-        depot = [t for t in self.available_depot_trains(game) if t.owner is None]
-        if not depot:
+        cheapest = self.cheapest_depot_train(game)
+        if cheapest is None:
             raise GameError("no train left in the depot", "bankrupt.no_train")
-        cheapest = min(depot, key=lambda t: t.spec.price)
         means = entity.cash + player.cash + self.sellable_value(game, player)
         if means >= cheapest.spec.price:
             raise GameError(
@@ -231,29 +234,58 @@ class Rhl(Title):
         game.add_log(f"{player.name} goes bankrupt")
         for corp, certs in self.sellable_bundles(game, player):
             sell_certificates(game, player, corp, certs, sum(c.percent for c in certs))
+        contribution = player.cash
         for corp in game.corporations.values():
             held = corp.certs_of(player.id)
             if not held:
                 continue
-            was_president = corp.president == player.id
+            president = corp.president
             for cert in held:
                 to_market(game, cert)
-            if was_president:
-                check_presidency(game, corp)
-                if corp.receivership:
-                    game.add_log(f"{corp.sym} enters receivership")
+            check_presidency(game, corp, previous=president)
+            if president == player.id and corp.receivership:
+                game.add_log(f"{corp.sym} enters receivership")
         for sym in list(player.companies):
             self.close_private(game, game.private(sym))
-        game.pay(player, entity, player.cash)
+        game.pay(player, game.bank, player.cash)
         player.bankrupt = True
-        price = cheapest.spec.price
-        game.pay(entity, game.bank, price)
-        if entity.cash < 0:
-            game.pay(entity, game.bank, 100)
-        cheapest.owner = entity.sym
-        entity.trains.append(cheapest)
-        game.add_log(f"{entity.sym} buys a {cheapest.name}-train for {price}M")
-        self.after_train_bought(game, rnd, entity, cheapest)
+        rnd.turn_state["emergency_sold"] = False  # the new president may buy from anyone
+        if not entity.receivership:
+            return False
+        self.receivership_train(game, rnd, entity, cheapest, contribution)
+        return True
+
+    def cheapest_depot_train(self, game: Game) -> Train | None:
+        """The cheapest train on offer from the depot or the open market (the first
+        of equal price), or None when there is none."""
+        trains = self.available_depot_trains(game)
+        return min(trains, key=lambda t: t.spec.price) if trains else None
+
+    def receivership_train(self, game: Game, rnd: Any, entity: Corporation, train: Train,
+                           contribution: int) -> None:
+        """``entity``, in receivership after its president's bankruptcy, buys ``train``.
+
+        The bankrupt president's cash (``contribution``, already paid to the bank),
+        the treasury (when positive) and the bank pay for it; the company owes the
+        bank what the bank paid plus a 100M fee.  The bank's share is the price less
+        the treasury and the contribution, so a negative treasury counts twice: its
+        debt stays and the bank's share grows by it (the reference engine's sums:
+        g403 #496, BME -261M + 393M for a 500M train: -729M).
+        """
+        price = train.spec.price
+        treasury = entity.cash
+        lent = price - treasury - contribution
+        if treasury > 0:
+            game.pay(entity, game.bank, treasury)
+        train.owner = entity.sym
+        entity.trains.append(train)
+        game.pay(entity, game.bank, lent + RECEIVERSHIP_LOAN_FEE)
+        game.add_log(
+            f"{entity.sym} buys a {train.name}-train for {price}M with {contribution}M of its "
+            f"former president, {max(treasury, 0)}M of its treasury and {lent}M from the "
+            f"bank, which it owes plus a {RECEIVERSHIP_LOAN_FEE}M fee"
+        )
+        self.after_train_bought(game, rnd, entity, train)
 
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
         """Who decides for a corporation in receivership: every player, priority first."""
@@ -281,8 +313,8 @@ class Rhl(Title):
                     f"{action.entity!r}",
                     "turn.order",
                 )
-            self.bankrupt(game, rnd, entity)
-            rnd.end_turn_now(game, entity)
+            if self.bankrupt(game, rnd, entity):
+                rnd.end_turn_now(game, entity)
             return True
         if not private_lay:
             return False

@@ -32,7 +32,9 @@ class RhlProfile(TitleProfile):
     ends at a town; nobody ends at an out-tokened offboard; one visit at most
     per Eastern Ruhr / Nimwegen-Arnheim / Basel-Frankfurt pair; a green Rhine
     metropolis is entered twice only by its ferry (the second city right after
-    the first, and that visit costs no distance).
+    the first, and that visit costs no distance); the same for the town and city
+    of the gray 949 (one stop when visited in a row; the search does not try
+    them apart).
 
     Bonus bound per route: Montan at its value for the summed per-node coal
     and steel counts (summing per node never undercounts the hook's per-hex
@@ -80,8 +82,10 @@ class RhlProfile(TitleProfile):
         return self.rhl.rge if spec_name == RGE_TRAIN else None
 
     def metro_hex(self, node: RevenueNode) -> str | None:
-        """A green Rhine metropolis hex, whose two cities the ferry joins (free second visit)."""
-        if node.hex in self.rhl.metropolis and node.tile_color == "green":
+        """A Rhine metropolis hex whose nodes are one stop when visited in a row (free
+        second visit): a green one's two cities (the ferry), the 949's town and city.
+        Not a yellow one, whose three cities may each be visited."""
+        if node.hex in self.rhl.metropolis and node.tile_color != "yellow":
             return node.hex
         return None
 
