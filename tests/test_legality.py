@@ -22,7 +22,9 @@ from typing import Any
 
 import pytest
 
+from reference import ReferenceGames, needs_shared
 from rhineland.board.board import Board
+from rhineland.board.graph import compute_connectivity, known_connectivity
 from rhineland.board.legality import (
     BoardRules,
     Lay,
@@ -437,7 +439,7 @@ def test_tile_block_until_phase_3_and_rhine_passage_in_phase_2() -> None:
 def test_neutral_token_fills_the_slot_but_never_blocks() -> None:
     """1893: the printed neutral token in H5 takes the slot; routes pass through."""
     ctx = _ctx("1893", "RSE", "2")
-    assert ctx.board.tokens_in("H5", 0) == ["N"]
+    assert ctx.board.tokens_in("H5", 0) == ("N",)
     assert not ctx.rules.city_blocks(ctx.board, "H5", 0, "RSE", ["N"], 1)
 
 
@@ -447,3 +449,47 @@ def test_reserved_home_slot_is_kept_for_its_corporation() -> None:
     assert ctx.rules.reservations(ctx.board, "I10", 0) == ("RhE",)
     ctx.board.add_token("I10", 0, "RhE")
     assert ctx.rules.reservations(ctx.board, "I10", 0) == ()
+
+
+@needs_shared
+def test_no_token_spot_when_the_token_is_unaffordable_and_no_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1893 end_bank after action 142: RSE (460M) may token O6 or P7 for 40M; with 39M no
+    city takes the token, decided before the network is walked."""
+    game = ReferenceGames("1893").position("end_bank", 142)
+    ctx = game.title.lay_context(game, game.round, game.round.current_entity(game))
+    assert ctx.entity == "RSE"
+    assert [(t.hex, t.city, t.price) for t in legal_tokens(ctx)] == [("O6", 0, 40), ("P7", 0, 40)]
+    ctx.cash = 39
+
+    def no_walk(*args: Any) -> None:
+        raise AssertionError("the network was walked")
+
+    monkeypatch.setattr("rhineland.board.legality.rules.connectivity", no_walk)
+    assert legal_tokens(ctx) == []
+
+
+@needs_shared
+def test_a_lay_check_walks_the_network_only_until_it_reaches_the_lay() -> None:
+    """18Rhl end_bank after action 140: RhE lays tile 15 on K6 (rotation 1).  The check
+    walks RhE's network until it touches a side of K6 the new tile leaves by: 2 hexes
+    of the 9 the whole network touches, none of its 12 paths; the lay costs what
+    legal_tile_lays says, and the partial walk is not cached as the network."""
+    game = ReferenceGames("18Rhl").position("end_bank", 140)
+    ctx = game.title.lay_context(game, game.round, game.round.current_entity(game))
+    assert ctx.entity == "RhE"
+    assert known_connectivity(ctx.board, "RhE", ctx.rules) is None
+    exits = geometry(ctx.data.tiles["15"], 1).exits
+    part = compute_connectivity(
+        ctx.board, "RhE", ctx.rules, stop_sides=frozenset(("K6", e) for e in exits)
+    )
+    assert not part.complete and "K6" in part.hexes
+    assert (len(part.hexes), len(part.paths)) == (2, 0)
+    cost = check_tile_lay(ctx, "K6", "15", 1)
+    assert known_connectivity(ctx.board, "RhE", ctx.rules) is None
+    whole = ctx.connectivity()
+    assert whole.complete and (len(whole.hexes), len(whole.paths)) == (9, 12)
+    assert set(part.hexes) < set(whole.hexes)
+    assert [lay.cost for lay in legal_tile_lays(ctx) if (lay.hex, lay.tile) == ("K6", "15")
+            and lay.rotation == 1] == [cost]

@@ -1,14 +1,16 @@
 """The mutable board of one game: the tile on every hex, tokens in cities, the tile supply.
 
 The board is small on purpose so that :meth:`Board.clone` is cheap (undo,
-look-ahead).  Static facts come from :class:`~rhineland.board.mapspec.MapSpec`
-and the title's tile manifest.
+look-ahead): its values are immutable (placed tiles, tuples of token symbols
+and of tile copy ids), a change replaces them, so a clone copies three dicts.
+Static facts come from :class:`~rhineland.board.mapspec.MapSpec` and the
+title's tile manifest.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rhineland.board.mapspec import MapSpec
@@ -45,6 +47,7 @@ class Board:
     ``tokens[(hex, city_index)]`` lists the corporation/minor symbols occupying
     the slots of that city (index among the current tile's cities, as in the
     trace files); ``supply`` maps a manifest tile name to its unused copy ids.
+    Both hold tuples, replaced (never mutated) on a change.
     """
 
     __slots__ = ("manifest", "route_cache", "spec", "supply", "tiles", "tokens", "version")
@@ -55,8 +58,10 @@ class Board:
         self.tiles: dict[str, PlacedTile] = {
             hid: PlacedTile(h.tile, h.preprinted_id, 0) for hid, h in spec.hexes.items()
         }
-        self.tokens: dict[tuple[str, int], list[str]] = {}
-        self.supply: dict[str, list[str]] = {name: t.copy_ids() for name, t in manifest.items()}
+        self.tokens: dict[tuple[str, int], tuple[str, ...]] = {}
+        self.supply: dict[str, tuple[str, ...]] = {
+            name: tuple(t.copy_ids()) for name, t in manifest.items()
+        }
         self.version = next(_VERSIONS)  # renewed on every change, for caches
         self.route_cache: object = None  # routes.graph caches its track graph here (by version)
 
@@ -66,8 +71,8 @@ class Board:
         b.spec = self.spec
         b.manifest = self.manifest
         b.tiles = dict(self.tiles)
-        b.tokens = {k: list(v) for k, v in self.tokens.items()}
-        b.supply = {k: list(v) for k, v in self.supply.items()}
+        b.tokens = dict(self.tokens)
+        b.supply = dict(self.supply)
         b.version = self.version
         b.route_cache = self.route_cache  # same tiles, same version: the cache stays valid
         return b
@@ -102,7 +107,7 @@ class Board:
                 f"{', '.join(copies) or 'none'})",
                 "track.tile_supply",
             )
-        copies.remove(tile_id)
+        self.supply[name] = tuple(c for c in copies if c != tile_id)
         return self.manifest[name]
 
     def place_tile(self, hex_id: str, tile_id: str, rotation: int) -> PlacedTile:
@@ -115,8 +120,8 @@ class Board:
         tile = self.take_tile(tile_id)
         old = self.tiles[hex_id]
         if old.tile.count and old.tile.name in self.supply:
-            self.supply[old.tile.name].append(old.tile_id)
-            self.supply[old.tile.name].sort(key=lambda s: split_tile_id(s)[1])
+            back = (*self.supply[old.tile.name], old.tile_id)
+            self.supply[old.tile.name] = tuple(sorted(back, key=lambda s: split_tile_id(s)[1]))
         placed = PlacedTile(tile, tile_id, rotation % 6)
         self.tiles[hex_id] = placed
         self.version = next(_VERSIONS)
@@ -124,44 +129,50 @@ class Board:
 
     def move_tokens(self, hex_id: str, mapping: Mapping[int, int]) -> None:
         """Re-seat tokens after an upgrade: old city index -> new city index."""
-        moved: dict[tuple[str, int], list[str]] = {}
+        moved: dict[tuple[str, int], tuple[str, ...]] = {}
         for (h, ci), syms in list(self.tokens.items()):
             if h != hex_id:
                 continue
             del self.tokens[(h, ci)]
-            moved.setdefault((h, mapping.get(ci, ci)), []).extend(syms)
+            key = (h, mapping.get(ci, ci))
+            moved[key] = moved.get(key, ()) + syms
         self.tokens.update(moved)
         self.version = next(_VERSIONS)
 
-    def set_hex_tokens(self, hex_id: str, seats: Mapping[int, list[str]]) -> None:
+    def set_hex_tokens(self, hex_id: str, seats: Mapping[int, Sequence[str]]) -> None:
         """Replace the tokens of ``hex_id``: city index -> symbols."""
         for key in [k for k in self.tokens if k[0] == hex_id]:
             del self.tokens[key]
         for ci, syms in seats.items():
             if syms:
-                self.tokens[(hex_id, ci)] = list(syms)
+                self.tokens[(hex_id, ci)] = tuple(syms)
         self.version = next(_VERSIONS)
 
     # -- tokens --------------------------------------------------------------
-    def tokens_in(self, hex_id: str, city_index: int) -> list[str]:
+    def tokens_in(self, hex_id: str, city_index: int) -> tuple[str, ...]:
         """The symbols of the tokens in city ``city_index`` of ``hex_id``
-        (the stored list itself; ``[]`` when the city holds no token)."""
-        return self.tokens.get((hex_id, city_index), [])
+        (``()`` when the city holds no token)."""
+        return self.tokens.get((hex_id, city_index), ())
 
     def add_token(self, hex_id: str, city_index: int, sym: str) -> None:
         """Put a token of ``sym`` (corporation or minor) in city ``city_index`` of
         ``hex_id``; no legality check here (see ``board.legality``)."""
-        self.tokens.setdefault((hex_id, city_index), []).append(sym)
+        key = (hex_id, city_index)
+        self.tokens[key] = (*self.tokens.get(key, ()), sym)
         self.version = next(_VERSIONS)
 
     def remove_token(self, hex_id: str, city_index: int, sym: str) -> None:
         """Take ``sym``'s token out of city ``city_index`` of ``hex_id``; nothing
         happens when it is not there."""
-        slots = self.tokens.get((hex_id, city_index), [])
+        key = (hex_id, city_index)
+        slots = self.tokens.get(key, ())
         if sym in slots:
-            slots.remove(sym)
-            if not slots:
-                del self.tokens[(hex_id, city_index)]
+            i = slots.index(sym)
+            rest = slots[:i] + slots[i + 1:]
+            if rest:
+                self.tokens[key] = rest
+            else:
+                del self.tokens[key]
             self.version = next(_VERSIONS)
 
     def token_locations(self, sym: str) -> list[tuple[str, int]]:

@@ -25,14 +25,18 @@ Rules modelled here (as the reference engine applies them):
   counts all its linked edges), the nodes reached (token cities included) and
   the paths walked.
 
-:func:`connectivity` caches by ``(board, board.version, entity)``.
+:func:`connectivity` caches by ``(board, board.version, entity)``.  The walk
+keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
+walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
+network only until it touches the lay's hex), and only complete walks are cached.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Protocol
 
 from rhineland.board.board import Board
@@ -80,26 +84,47 @@ class Connectivity:
 
     ``hexes``: hex id -> edges of that hex the network touches (tile lays must
     use one); ``nodes``: revenue nodes reached ``(hex, part)``; ``paths``: paths
-    walked ``(hex, path index)``.
+    walked ``(hex, path index)``.  The walk's integer keys are kept
+    (``node_keys``, ``path_keys``, see :class:`_MapIndex`) and turned into
+    ``nodes`` and ``paths`` only when these are read.  ``complete`` is False
+    when the walk stopped early (``stop_at``, ``stop_sides`` of
+    :func:`compute_connectivity`): then it holds what was walked until then.
     """
 
     entity: str
     hexes: Mapping[str, frozenset[int]]
-    nodes: frozenset[NodeRef]
-    paths: frozenset[PathRef]
+    node_keys: frozenset[int] = field(repr=False)
+    path_keys: frozenset[int] = field(repr=False)
+    index: _MapIndex = field(repr=False, compare=False)
+    complete: bool = True
+
+    @cached_property
+    def nodes(self) -> frozenset[NodeRef]:
+        """The revenue nodes reached, ``(hex, part)``."""
+        ids = self.index.ids
+        return frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.node_keys)
+
+    @cached_property
+    def paths(self) -> frozenset[PathRef]:
+        """The paths walked, ``(hex, path index)``."""
+        ids = self.index.ids
+        return frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.path_keys)
+
+    @cached_property
+    def node_hexes(self) -> frozenset[str]:
+        """The hexes holding a node reached."""
+        ids = self.index.ids
+        return frozenset(ids[k // _PER_HEX] for k in self.node_keys)
+
+    def reaches(self, hex_id: str, part: int) -> bool:
+        """Whether node ``part`` of the tile on ``hex_id`` is reached."""
+        hi = self.index.index.get(hex_id)
+        return hi is not None and hi * _PER_HEX + part in self.node_keys
 
     def city_connected(self, board: Board, hex_id: str, city_index: int) -> bool:
         """Whether city ``city_index`` of the tile on ``hex_id`` is reached."""
         cities = board.tiles[hex_id].geometry.cities
-        return city_index < len(cities) and (hex_id, cities[city_index]) in self.nodes
-
-
-Override = tuple[str, Tile, int, Mapping[int, list[str]]]
-"""A hypothetical tile: ``(hex, tile, rotation, city index -> tokens)``."""
-
-
-class _Found(Exception):
-    """Raised inside the walk when a path of ``stop_at`` is reached."""
+        return city_index < len(cities) and self.reaches(hex_id, cities[city_index])
 
 
 @dataclass(frozen=True)
@@ -115,6 +140,15 @@ class _MapIndex:
     ids: tuple[str, ...]
     index: Mapping[str, int]
     links: tuple[tuple[int, ...], ...]
+
+
+Override = tuple[str, Tile, int, Mapping[int, list[str]]]
+"""A hypothetical tile: ``(hex, tile, rotation, city index -> tokens)``."""
+
+
+class _Found(Exception):
+    """Raised inside the walk when a path of ``stop_at`` or a side of ``stop_sides``
+    is reached."""
 
 
 _PER_HEX = 64  # more than the paths or nodes of any tile
@@ -142,23 +176,26 @@ def compute_connectivity(
     rules: BoardRulesLike,
     override: Override | None = None,
     stop_at: frozenset[PathRef] = frozenset(),
+    stop_sides: frozenset[tuple[str, int]] = frozenset(),
 ) -> Connectivity:
     """Walk ``entity``'s network (module docstring); ``override`` replaces one hex's tile.
 
-    With ``stop_at``, the walk stops as soon as one of those paths is reached
-    (the result then holds just what was walked so far; use it to ask "is one
-    of these paths connected?").
+    With ``stop_at``, the walk stops as soon as one of those paths is reached,
+    with ``stop_sides`` as soon as the network touches one of those ``(hex,
+    edge)`` sides (the result is then not ``complete``: it holds just what was
+    walked so far; use it to ask "is one of these paths connected?", "does the
+    network reach one of these sides?").
     """
     mi = _map_index(board.spec)
     tiles = board.tiles
     geoms = [tiles[h].geometry for h in mi.ids]
-    tokens: Mapping[tuple[str, int], list[str]] = board.tokens
+    tokens: Mapping[tuple[str, int], tuple[str, ...]] = board.tokens
     if override is not None:
         ov_hex = override[0]
         geoms[mi.index[ov_hex]] = geometry(override[1], override[2])
         tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
         for ci, syms in override[3].items():
-            tokens[(ov_hex, ci)] = list(syms)
+            tokens[(ov_hex, ci)] = tuple(syms)
 
     index = mi.index
     sources: list[int] = []
@@ -171,16 +208,20 @@ def compute_connectivity(
     sources = list(dict.fromkeys(sources))
 
     walk = _Walk(board, entity, rules, mi, geoms, tokens,
-                 frozenset(index[h] * _PER_HEX + i for h, i in stop_at))
+                 frozenset(index[h] * _PER_HEX + i for h, i in stop_at),
+                 frozenset(index[h] * 8 + e for h, e in stop_sides))
     for start in sources:
         hi = start // _PER_HEX
         walk.nodes.add(start)
-        walk.hexes.setdefault(hi, set()).update(e for e in range(6) if mi.links[hi][e] >= 0)
+        sides = [e for e in range(6) if mi.links[hi][e] >= 0]
+        walk.hexes.setdefault(hi, set()).update(sides)
+        if any(hi * 8 + e in walk.stop_sides for e in sides):
+            return walk.result(complete=False)
     for start in sources:
         try:
             walk.from_token(start, sources)
         except _Found:
-            break
+            return walk.result(complete=False)
     return walk.result()
 
 
@@ -204,8 +245,9 @@ class _Walk:
         rules: BoardRulesLike,
         mi: _MapIndex,
         geoms: list[TileGeometry],
-        tokens: Mapping[tuple[str, int], list[str]],
+        tokens: Mapping[tuple[str, int], tuple[str, ...]],
         stop_at: frozenset[int],
+        stop_sides: frozenset[int] = frozenset(),
     ) -> None:
         self.board = board
         self.entity = entity
@@ -215,6 +257,7 @@ class _Walk:
         self.geoms = geoms
         self.tokens = tokens
         self.stop_at = stop_at
+        self.stop_sides = stop_sides
         self.hexes: dict[int, set[int]] = {}
         self.nodes: set[int] = set()
         self.seen_paths: set[int] = set()
@@ -223,14 +266,16 @@ class _Walk:
         self.visited_paths: set[int] = set()
         self.edge_use: set[int] = set()
 
-    def result(self) -> Connectivity:
+    def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
         ids = self.mi.ids
         return Connectivity(
             entity=self.entity,
             hexes={ids[h]: frozenset(es) for h, es in self.hexes.items()},
-            nodes=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.nodes),
-            paths=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.seen_paths),
+            node_keys=frozenset(self.nodes),
+            path_keys=frozenset(self.seen_paths),
+            index=self.mi,
+            complete=complete,
         )
 
     def from_token(self, start: int, sources: list[int]) -> None:
@@ -241,6 +286,7 @@ class _Walk:
         self.node(start, False)
 
     def blocks(self, key: int, g: TileGeometry) -> bool:
+        """Whether the city of node ``key`` stops the walk (memoised per walk)."""
         got = self.blocked.get(key)
         if got is None:
             got = False
@@ -291,17 +337,29 @@ class _Walk:
                 raise _Found
             hexes = self.hexes
             touched = hexes.setdefault(hi, set())
+            stop_sides = self.stop_sides
             for e in path.edges:
                 touched.add(e)
                 other = hl[e]
                 if other >= 0:
                     hexes.setdefault(other, set()).add(_OPPOSITE[e])
+                if stop_sides and (
+                    sides + e in stop_sides
+                    or (other >= 0 and other * 8 + _OPPOSITE[e] in stop_sides)
+                ):
+                    raise _Found
             for n in path.nodes:
                 self.nodes.add(base + n)
         if not path.terminal:
+            blocked = self.blocked
             for n in path.nodes:
                 nxt = base + n
-                if nxt != origin and not self.blocks(nxt, g):
+                if nxt == origin or nxt in self.visited_nodes:
+                    continue
+                stop = blocked.get(nxt)
+                if stop is None:
+                    stop = self.blocks(nxt, g)
+                if not stop:
                     self.node(nxt, converging)
         gauge = path.gauge
         geoms = self.geoms
@@ -332,15 +390,29 @@ _CACHE: dict[tuple[int, str, int], tuple[Board, int, Connectivity]] = {}
 
 def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
     """:func:`compute_connectivity`, cached by board object, ``board.version``, entity, rules."""
-    key = (id(board), entity, id(rules))
-    got = _CACHE.get(key)
+    conn = known_connectivity(board, entity, rules)
+    if conn is None:
+        conn = compute_connectivity(board, entity, rules)
+        remember_connectivity(board, rules, conn)
+    return conn
+
+
+def known_connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity | None:
+    """``entity``'s whole network on ``board`` now if it was walked already, else None."""
+    got = _CACHE.get((id(board), entity, id(rules)))
     if got is not None and got[0] is board and got[1] == board.version:
         return got[2]
-    conn = compute_connectivity(board, entity, rules)
+    return None
+
+
+def remember_connectivity(board: Board, rules: BoardRulesLike, conn: Connectivity) -> None:
+    """Cache a complete walk of ``board`` now for :func:`connectivity` (an incomplete
+    one is ignored)."""
+    if not conn.complete:
+        return
     if len(_CACHE) > 512:
         _CACHE.clear()
-    _CACHE[key] = (board, board.version, conn)
-    return conn
+    _CACHE[(id(board), conn.entity, id(rules))] = (board, board.version, conn)
 
 
 def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) -> Connectivity:

@@ -61,13 +61,13 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
     check_trains(ctx, routes)
     rules = rules_of(ctx)
     graph = track_graph(ctx.board)
-    view = rules.entity_view(ctx, graph)
     used_units: set[int] = set()
     resolved: list[Route] = []
     results: list[RouteResult] = []
     for raw in routes:
         spec = RouteSpec.coerce(raw)
         route = resolve(ctx, graph, spec, used_units)
+        view = rules.entity_view(ctx, graph, route.visits)
         costs = check_route(ctx, graph, view, route, rules)
         units = route.segments[0].units if len(route.segments) == 1 else None
         if units is None:

@@ -11,8 +11,9 @@ number of edge-to-edge paths follow through other hexes, and the last path
 ends at node ``b``.  Exactly this is what an export's ``connections`` chain
 names (the hexes walked, in order), so a route is a sequence of segments.
 
-Every segment is stored once per direction (``a -> b`` and ``b -> a``), keyed
-by its hex sequence, so an export chain resolves by one dictionary lookup.
+Every segment exists once per direction (``a -> b`` and ``b -> a``), and an
+export chain resolves by its hex sequence (``by_hexes``: the segments leaving
+the nodes of the chain's first hex that walk exactly those hexes).
 
 *Track units* make the no-reuse rule a set intersection: every path a segment
 uses occupies one unit per hex edge it touches (``(hex, edge)``; two paths
@@ -25,20 +26,27 @@ board object and checked against :attr:`Board.version`; what depends on the
 entity (blocked cities, token cities) is computed per call by
 :mod:`rhineland.routes.engine`.
 
+*Lazy walks*: a graph is built with its nodes only; the segments leaving a
+node are walked the first time someone asks for them (a run asks for the
+nodes its chains start at, ``has_route`` for the token cities, the best-route
+search for all), and kept.
+
 *Incremental update*: a tile lay changes the track on one hex, and only the
 walks that entered that hex (or tried to: a walk ends at a hex without track)
-can change.  Every node therefore keeps its *reach*, the hexes its walks
-entered or tried to enter; when tiles changed, :func:`track_graph` walks again
-only from the nodes on the changed hexes and the nodes whose reach holds one,
+can change.  Every walked node therefore keeps its *reach*, the hexes its
+walks entered or tried to enter; when tiles changed, :func:`track_graph`
+rebuilds the nodes of the changed hexes, forgets the walks of those nodes and
+of the nodes whose reach holds a changed hex (they walk again when asked),
 keeps every other node's segments (renumbered when the node ids moved), and
-gives exactly the graph a build from scratch gives (node ids, segment order).
-A token move bumps the version but changes no tile: the graph is kept.
+so gives exactly the graph a build from scratch gives (node ids, segment
+order).  A token move bumps the version but changes no tile: the graph is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
 
 from rhineland.board.board import Board, PlacedTile
 from rhineland.board.mapspec import MapSpec
@@ -107,29 +115,113 @@ class Segment:
         )
 
 
-@dataclass
+Walked = tuple[list[Segment], frozenset[str]]
+"""A node's walk: the segments leaving it (in walk order) and its reach."""
+
+_T = TypeVar("_T")
+
+
+@dataclass(eq=False)
 class TrackGraph:
     """All revenue nodes of a board and all segments between them.
 
     ``nodes[i]`` is the node with id ``i``; ``by_name`` maps ``"<hex>-<part>"``
-    to the node; ``out[i]`` lists the segments leaving node ``i``;
-    ``by_hexes`` maps a hex sequence (an export chain) to the segments walking
-    exactly those hexes; ``reach[i]`` the hexes node ``i``'s walks entered or
-    tried to enter (what a tile change must touch to change ``out[i]``);
-    ``node_ids`` the node id by ``(hex, part)``.
-    ``tiles`` are the tiles the graph was built for.  Built by
-    :func:`track_graph`; never mutated once built (board clones share it).
+    to the node, ``by_hex`` a hex to its nodes, ``node_ids`` ``(hex, part)`` to
+    the id; ``out[i]`` lists the segments leaving node ``i``; ``by_hexes`` maps
+    a hex sequence (an export chain) to the segments walking exactly those
+    hexes; ``reach[i]`` the hexes node ``i``'s walks entered or tried to enter
+    (what a tile change must touch to change ``out[i]``).  ``tiles`` are the
+    tiles the graph was built for.
+
+    Built by :func:`track_graph`, with the nodes only: a node's segments are
+    walked the first time they are asked for (``walked[i]`` is ``None`` until
+    then), so a graph costs only what its users read (a run reads the
+    segments from its chains' first nodes; the best-route search reads all).
+    Filling ``walked`` is the only change a graph sees once built; it is the
+    same whoever fills it (board clones share the graph).
     """
 
     version: int
-    tiles: dict[str, PlacedTile] = field(default_factory=dict)
+    spec: MapSpec
+    tiles: dict[str, PlacedTile]
     nodes: list[RevenueNode] = field(default_factory=list)
     by_name: dict[str, RevenueNode] = field(default_factory=dict)
     by_hex: dict[str, list[RevenueNode]] = field(default_factory=dict)
-    out: list[list[Segment]] = field(default_factory=list)
-    by_hexes: dict[tuple[str, ...], list[Segment]] = field(default_factory=dict)
-    reach: list[frozenset[str]] = field(default_factory=list)
     node_ids: dict[tuple[str, int], int] = field(default_factory=dict)
+    walked: list[Walked | None] = field(default_factory=list)
+
+    def walk(self, node_id: int) -> Walked:
+        """The segments leaving node ``node_id`` and its reach (walked once)."""
+        got = self.walked[node_id]
+        if got is None:
+            got = _Walker(self).segments_from(self.nodes[node_id])
+            self.walked[node_id] = got
+        return got
+
+    @property
+    def out(self) -> PerNode[list[Segment]]:
+        """``out[i]``: the segments leaving node ``i``, in walk order."""
+        return PerNode(self, lambda w: w[0])
+
+    @property
+    def reach(self) -> PerNode[frozenset[str]]:
+        """``reach[i]``: the hexes node ``i``'s walks entered or tried to enter."""
+        return PerNode(self, lambda w: w[1])
+
+    @property
+    def by_hexes(self) -> Chains:
+        """The segments by the hexes they walk (an export chain)."""
+        return Chains(self)
+
+
+class PerNode(Generic[_T]):
+    """One value per node of a :class:`TrackGraph` (``out`` or ``reach``), walked on use."""
+
+    __slots__ = ("graph", "pick")
+
+    def __init__(self, graph: TrackGraph, pick: Callable[[Walked], _T]) -> None:
+        self.graph = graph
+        self.pick = pick
+
+    def __getitem__(self, node_id: int) -> _T:
+        return self.pick(self.graph.walk(node_id))
+
+    def __len__(self) -> int:
+        return len(self.graph.nodes)
+
+    def __iter__(self) -> Iterator[_T]:
+        return (self[i] for i in range(len(self)))
+
+
+class Chains(Mapping[tuple[str, ...], list[Segment]]):
+    """A :class:`TrackGraph`'s segments by hex sequence; a lookup walks only the
+    nodes of the sequence's first hex (where every such segment starts)."""
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: TrackGraph) -> None:
+        self.graph = graph
+
+    def __getitem__(self, hexes: tuple[str, ...]) -> list[Segment]:
+        graph = self.graph
+        found = [
+            seg
+            for rn in graph.by_hex.get(hexes[0] if hexes else "", ())
+            for seg in graph.walk(rn.id)[0]
+            if seg.hexes == hexes
+        ]
+        if not found:
+            raise KeyError(hexes)
+        return found
+
+    def _keys(self) -> dict[tuple[str, ...], None]:
+        return dict.fromkeys(seg.hexes for segs in self.graph.out for seg in segs)
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return iter(self._keys())
+
+    def __len__(self) -> int:
+        return len(self._keys())
 
 
 def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
@@ -215,14 +307,15 @@ def _hex_nodes(h: str, placed: PlacedTile, first_id: int) -> list[RevenueNode]:
 
 def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGraph:
     """The graph of ``board``: from scratch (``old`` None), or ``old`` updated for
-    the ``changed`` hexes (module docstring)."""
+    the ``changed`` hexes (module docstring).  No walk happens here: a node
+    whose reach holds a changed hex (or that is new) is left to walk on use."""
     if old is not None:
         rows = {h: _hex_nodes(h, board.tiles[h], 0) for h in changed}
         if all(len(rows[h]) == len(old.by_hex.get(h, ())) for h in changed):
             return _update_in_place(board, old, rows)
-    graph = TrackGraph(version=board.version, tiles=dict(board.tiles))
+    graph = TrackGraph(board.version, board.spec, dict(board.tiles))
     nodes = graph.nodes
-    old_id: list[int | None] = []  # new id -> old id, None for a node walked again
+    old_id: list[int | None] = []  # new id -> old id, None for a new node
     renumber: dict[int, int] = {}  # old id -> new id, where it moved
     old_by_hex = old.by_hex if old is not None else {}
     for h, placed in board.tiles.items():
@@ -247,21 +340,13 @@ def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGra
         for rn in row:
             graph.by_name[rn.name] = rn
             graph.node_ids[(h, rn.part)] = rn.id
-    walker = _Walker(board, graph.node_ids)
-    for rn, was in zip(nodes, old_id, strict=True):
-        if was is not None and old is not None and changed.isdisjoint(old.reach[was]):
-            segs = old.out[was]
-            if renumber:
-                segs = [_renumbered(s, renumber) for s in segs]
-            graph.out.append(segs)
-            graph.reach.append(old.reach[was])
-        else:
-            segs, reach = walker.segments_from(rn)
-            graph.out.append(segs)
-            graph.reach.append(reach)
-    for segs in graph.out:
-        for seg in segs:
-            graph.by_hexes.setdefault(seg.hexes, []).append(seg)
+    for was in old_id:
+        walked = old.walked[was] if old is not None and was is not None else None
+        if walked is not None and not changed.isdisjoint(walked[1]):
+            walked = None
+        if walked is not None and renumber:
+            walked = ([_renumbered(s, renumber) for s in walked[0]], walked[1])
+        graph.walked.append(walked)
     return graph
 
 
@@ -269,18 +354,17 @@ def _update_in_place(
     board: Board, old: TrackGraph, rows: dict[str, list[RevenueNode]]
 ) -> TrackGraph:
     """``old`` updated where every changed hex keeps its number of nodes (so no id
-    moves): the changed hexes' nodes take their predecessors' ids, and only the
-    nodes whose reach holds a changed hex are walked again."""
+    moves): the changed hexes' nodes take their predecessors' ids, and the
+    nodes whose reach holds a changed hex are left to walk again."""
     graph = TrackGraph(
-        version=board.version,
-        tiles=dict(board.tiles),
+        board.version,
+        board.spec,
+        dict(board.tiles),
         nodes=list(old.nodes),
         by_name=dict(old.by_name),
         by_hex=dict(old.by_hex),
-        out=list(old.out),
-        by_hexes=dict(old.by_hexes),
-        reach=list(old.reach),
         node_ids=dict(old.node_ids),
+        walked=list(old.walked),
     )
     for h, row in rows.items():
         if not row:
@@ -296,21 +380,10 @@ def _update_in_place(
             graph.by_name[rn.name] = rn
             graph.node_ids[(h, rn.part)] = rn.id
     changed = rows.keys()
-    again = [i for i, reach in enumerate(old.reach) if not changed.isdisjoint(reach)]
-    if not again:
-        return graph
-    walker = _Walker(board, graph.node_ids)
-    starts = {graph.nodes[i].hex for i in again}
-    for h in starts:  # every chain from these hexes is listed again below
-        for rn in old.by_hex.get(h, ()):
-            for seg in old.out[rn.id]:
-                graph.by_hexes.pop(seg.hexes, None)
-    for i in again:
-        graph.out[i], graph.reach[i] = walker.segments_from(graph.nodes[i])
-    for h in starts:
-        for rn in graph.by_hex[h]:
-            for seg in graph.out[rn.id]:
-                graph.by_hexes.setdefault(seg.hexes, []).append(seg)
+    walked = graph.walked
+    for i, w in enumerate(walked):
+        if w is not None and not changed.isdisjoint(w[1]):
+            walked[i] = None
     return graph
 
 
@@ -325,10 +398,10 @@ def _renumbered(seg: Segment, renumber: dict[int, int]) -> Segment:
 class _Walker:
     """Walks the segments leaving one node (depth first, no track unit used twice)."""
 
-    def __init__(self, board: Board, node_ids: dict[tuple[str, int], int]) -> None:
-        self.cross, self.hex_index = _crossings(board.spec)
-        self.tiles = board.tiles
-        self.node_ids = node_ids
+    def __init__(self, graph: TrackGraph) -> None:
+        self.cross, self.hex_index = _crossings(graph.spec)
+        self.tiles = graph.tiles
+        self.node_ids = graph.node_ids
         self.hexes: list[str] = []
         self.steps: list[tuple[str, int]] = []
         self.edges: list[tuple[str, int]] = []

@@ -151,6 +151,9 @@ class Bonus:
     amount: int
     detail: str = ""
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Bonus:
+        return self  # immutable: a snapshot of the round shares it
+
 
 @dataclass(frozen=True)
 class RouteResult:
@@ -172,6 +175,9 @@ class RouteResult:
     def bonus(self, name: str) -> int:
         """Sum of the bonuses called ``name`` (0 if none)."""
         return sum(b.amount for b in self.bonuses if b.name == name)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RouteResult:
+        return self  # immutable (its fields too): a snapshot of the round shares it
 
 
 RouteInput = RouteSpec | Mapping[str, Any]

@@ -11,7 +11,7 @@ route.  The order the engine calls them in is described in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -114,11 +114,14 @@ class RevenueRules:
             return False
         return not any(o in self.neutral_markers for o in occ)
 
-    def entity_view(self, ctx: RouteContext, graph: TrackGraph) -> EntityView:
-        """Token cities and blocked cities of ``ctx.entity`` on ``graph``."""
+    def entity_view(
+        self, ctx: RouteContext, graph: TrackGraph, nodes: Iterable[RevenueNode] | None = None
+    ) -> EntityView:
+        """Token cities and blocked cities of ``ctx.entity`` on ``graph``, among ``nodes``
+        (default: every node; a run asks only about the nodes its routes visit)."""
         tokened: list[int] = []
         blocked: list[int] = []
-        for n in graph.nodes:
+        for n in graph.nodes if nodes is None else nodes:
             if n.city_index is None:
                 continue
             if ctx.entity in self.occupants(ctx, n):

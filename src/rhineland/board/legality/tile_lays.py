@@ -6,7 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NoReturn
 
-from rhineland.board.graph import Connectivity, compute_connectivity, hex_links
+from rhineland.board.graph import (
+    Connectivity,
+    compute_connectivity,
+    hex_links,
+    known_connectivity,
+    remember_connectivity,
+)
 from rhineland.board.legality.rules import (
     Lay,
     LayContext,
@@ -249,7 +255,7 @@ def check_tile_lay(
             )
         lays = _special_candidates(ctx, ability, hex_id)
     else:
-        conn = ctx.connectivity()
+        conn = _network_near(ctx, hex_id, new, rotation)
         if hex_id not in conn.hexes:
             raise GameError(
                 f"{hex_id} is not connected to {ctx.entity}'s network", "track.connected"
@@ -259,6 +265,22 @@ def check_tile_lay(
         if lay.tile == tile_name and lay.rotation == rotation:
             return lay.cost
     _explain(ctx, hex_id, new, rotation, special)
+
+
+def _network_near(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> Connectivity:
+    """The entity's network as far as checking one normal lay needs it: walked until it
+    touches ``hex_id`` on a side the new tile leaves by (then the lay's hex is reached
+    and its rotation joins the network, all the check asks of it), or all of it.
+    The whole network when it is known already."""
+    conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
+    if conn is not None:
+        return conn
+    exits = geometry(new_tile, rotation).exits
+    conn = compute_connectivity(
+        ctx.board, ctx.entity, ctx.rules, stop_sides=frozenset((hex_id, e) for e in exits)
+    )
+    remember_connectivity(ctx.board, ctx.rules, conn)
+    return conn
 
 
 def _explain(

@@ -52,7 +52,7 @@ def _token_hexes(ctx: LayContext) -> tuple[list[str], Connectivity | None]:
         hexes = [h for h in ctx.rules.teleport_token_hexes(ctx.teleported) if h in ctx.board.tiles]
         return hexes, None
     conn = ctx.connectivity()
-    return sorted({h for h, _ in conn.nodes}), conn
+    return sorted(conn.node_hexes), conn
 
 
 def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
@@ -64,8 +64,10 @@ def legal_tokens(ctx: LayContext) -> list[TokenSpot]:
     out: list[TokenSpot] = []
     if ctx.next_token_price is None:
         return out
-    hexes, conn = _token_hexes(ctx)
     price = _token_price(ctx)
+    if price > ctx.cash:  # refused in every city: no need to walk the network
+        return out
+    hexes, conn = _token_hexes(ctx)
     for hex_id in hexes:
         n = len(ctx.board.tiles[hex_id].tile.cities)
         for ci in range(n):
