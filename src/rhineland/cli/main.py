@@ -18,8 +18,8 @@ from rhineland.engine.actions import Action
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     ReplayError,
+    game_from_export,
     load_export,
-    new_game,
     replay_iter,
     standing_positions,
 )
@@ -96,7 +96,7 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
         click.echo(f"error: {exc}", err=True)
         sys.exit(1)
     if game is None:
-        game = new_game(export)
+        game = game_from_export(export)
     standing = standing_positions(export.actions[: len(done)])
     summary = ReplaySummary()
     for i, action, at in done:

@@ -35,8 +35,8 @@ from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
     action_index,
+    game_from_export,
     load_export,
-    new_game,
     standing_positions,
     undo_targets,
 )
@@ -124,7 +124,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool)
     except ExportError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     for i in range(index):
         try:
@@ -165,7 +165,7 @@ def replay_best_routes(
     except ExportError as exc:
         click.echo(f"error: {exc}", err=True)
         return 2
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     standing = standing_positions(export.actions[:stop])
     runs: list[dict[str, Any]] = []

@@ -4,7 +4,7 @@ An export holds ``title``, ``players`` (``id``, ``name``), ``settings``
 (``seed``, ``optional_rules``), ``actions`` and, for finished games,
 ``result`` (player id -> score).  :func:`load_export` parses and validates
 the shape (raising :class:`~rhineland.errors.ExportError` with a one-line
-message); :func:`new_game` builds the :class:`~rhineland.engine.game.Game`;
+message); :func:`game_from_export` builds the :class:`~rhineland.engine.game.Game`;
 :func:`replay` runs every action with full checks.
 """
 
@@ -19,6 +19,7 @@ import orjson
 
 from rhineland.engine.actions import Action, Undo, action_from_json
 from rhineland.engine.game import Game
+from rhineland.engine.leniency import REPLAY_LENIENCIES
 from rhineland.errors import ExportError, GameError
 from rhineland.titles import get_title
 
@@ -81,10 +82,19 @@ def load_export(path: str | Path) -> Export:
     return parse_export(read_json(path))
 
 
-def new_game(export: Export, *, keep_history: bool = False) -> Game:
-    """A fresh game with the export's title, players, seed and optional rules."""
+def game_from_export(export: Export, *, keep_history: bool = False,
+                     lenient: bool = True) -> Game:
+    """A fresh game with the export's title, players, seed and optional rules.
+
+    With ``lenient`` (the default for a replay) the game accepts the actions the
+    reference engine accepted beyond its own interface, each under a named
+    leniency it records (:mod:`rhineland.engine.leniency`).
+    """
     title = get_title(export.title, export.optional_rules)
-    return Game(title, export.players, export.seed, keep_history=keep_history)
+    game = Game(title, export.players, export.seed, keep_history=keep_history)
+    if lenient:
+        game.leniencies = REPLAY_LENIENCIES
+    return game
 
 
 class ReplayError(GameError):
@@ -183,7 +193,7 @@ def replay_iter(
     if until is not None:
         action_index(export, until)
     if game is None:
-        game = new_game(export)
+        game = game_from_export(export)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         try:
@@ -197,12 +207,16 @@ def replay_iter(
 
 def replay(export: Export, until: int | None = None,
            on_action: Callable[[int, Action, Game], None] | None = None) -> Game:
-    """Replay every action (or up to id ``until``) and return the game."""
+    """Replay every action (or up to id ``until``) and return the game.
+
+    Actions the rules refuse but the reference engine accepted are accepted under
+    a named leniency; ``game.leniencies_used`` lists each of them.
+    """
     game: Game | None = None
     for i, action, g in replay_iter(export, until=until):
         game = g
         if on_action is not None:
             on_action(i, action, g)
     if game is None:
-        game = new_game(export)
+        game = game_from_export(export)
     return game

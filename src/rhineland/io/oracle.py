@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, new_game, read_json, undo_targets
+from rhineland.io.export import game_from_export, load_export, read_json, undo_targets
 from rhineland.io.state_view import game_state
 
 META = {"action_id", "type", "entity", "kept", "reverts", "auto_actions", "route_revenue"}
@@ -86,7 +86,7 @@ def compare_with_trace(export_path: str | Path, trace_path: str | Path,
     trace = read_json(trace_path)
     entries = trace["trace"]
     report = Report(total=len(entries))
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     init = first_difference(game_state(game), trace["initial"])
     if init:
