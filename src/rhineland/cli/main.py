@@ -118,6 +118,10 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
             "last_action_id": last_id,
             "players": players,
             "corporations": corps,
+            "leniencies": [
+                {"action_id": u.action_id, "rule": u.rule, "message": u.message}
+                for u in game.leniencies_used
+            ],
         }
         click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return
@@ -131,6 +135,12 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
     bank_text = f"bank {bank}M" if bank >= 0 else f"bank broken ({bank}M)"
     click.echo(f"state: {state.get('round', {}).get('label', 'end')}, phase {state['phase']}, "
                f"{bank_text}{end}")
+    if game.leniencies_used:
+        n = len(game.leniencies_used)
+        click.echo(f"accepted under a leniency (the reference engine's, not the rules): "
+                   f"{n} action{'s' if n != 1 else ''}")
+        for use in game.leniencies_used:
+            click.echo(f"  {use}")
     click.echo("scores:" if game.finished else "values:")
     for p in sorted(game.players, key=lambda x: -game.player_value(x)):
         click.echo(f"  {p.name:<20} cash {p.cash:>6}M  value {game.player_value(p):>6}M")

@@ -7,8 +7,8 @@ price): an :class:`AmountRange` then stands for every value from ``min`` to
 :class:`RouteChoice` offers the best routes and accepts any valid route set.
 
 :func:`choice_key` reduces an action to what decides it (type, entity and
-parameters; e.g. a tile's name rather than which copy of it, a depot train's
-type rather than which of the identical trains), so a recorded action can be
+parameters; e.g. a tile's name rather than which copy of it, a train's type rather
+than which of one owner's identical trains), so a recorded action can be
 compared with a listed one.
 """
 
@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.actions import Action, BuyShares, BuyTrain, LayTile, RunRoutes, SellShares
+from rhineland.engine.entities import MARKET
+from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -167,9 +169,9 @@ def choice_key(game: Game, action: Action) -> tuple[Any, ...]:
         try:
             train = game.train(action.train)
             what: Any = (train.name, str(train.owner))
-            if train.owner is not None:
-                what = (train.id, str(train.owner))
-        except Exception:
+            if train.owner == MARKET:
+                what = (train.id, MARKET)  # discarded trains are told apart (their order)
+        except GameError:
             what = (action.train, None)
         exchange = None
         if action.exchange is not None:

@@ -279,9 +279,11 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         out.append(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=t.spec.price,
                             variant=t.name))
     out.append(Pass(entity=sym, entity_type=etype))
-    out.append(Bankrupt(entity=sym, entity_type=etype))
     owners = game.entity_owner_ids(entity)
-    if owners:
+    must = game.title.must_buy_train(game, entity)
+    if owners and must:
+        # emergency sales and bankruptcy exist only for a train the company must buy
+        out.append(Bankrupt(entity=sym, entity_type=etype))
         out.extend(sell_share_actions(game, game.player(owners[0])))
     others = list(game.corporations.values()) + list(game.minors.values())
     for other in others:
@@ -289,7 +291,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             continue
         kinds = {t.name: t for t in reversed(other.trains)}  # one of identical trains
         for t in reversed(list(kinds.values())):
-            hi = max(entity.cash, t.spec.price)
+            # up to the company's cash; a train it must buy perhaps up to face value
+            hi = max(entity.cash, t.spec.price) if must else entity.cash
             out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
                                   "price", 1, hi, 1, (entity.cash, t.spec.price)))
     return out

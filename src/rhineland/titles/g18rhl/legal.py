@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.board.legality import legal_tile_lays
+from rhineland.board.legality import legal_special_lays
 from rhineland.engine.actions import Pass, PlaceToken
 from rhineland.engine.legal.generate import entity_type, lay_action
 from rhineland.engine.title import Title
@@ -38,9 +38,9 @@ class RhlLegal(Title):
             cands.append(Pass(entity=entity.sym, entity_type=etype))
         elif step not in ("track", "discard_train") and any(
             p.owner in game.entity_owner_ids(entity) and not p.closed
-            and p.spec.ability("tile_lay") for p in game.privates.values()
+            and (p.spec.ability("tile_lay") or p.spec.ability("teleport"))
+            for p in game.privates.values()
         ):  # only a private its president owns may lay for the company
             ctx = self.lay_context(game, rnd, entity)
-            cands.extend(lay_action(game, entity, lay) for lay in legal_tile_lays(ctx)
-                         if lay.special)
+            cands.extend(lay_action(game, entity, lay) for lay in legal_special_lays(ctx))
         return list(cands)
