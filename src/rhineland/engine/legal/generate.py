@@ -37,6 +37,7 @@ from rhineland.engine.legal.choices import (
     Choice,
     Listed,
     RouteChoice,
+    choice_key,
 )
 from rhineland.engine.legal.trial import Trial
 
@@ -60,11 +61,6 @@ def entity_type(entity: Any) -> str:
     if isinstance(entity, Private):
         return "company"
     return "corporation"
-
-
-def entity_id(entity: Any) -> int | str:
-    """The export's ``entity`` of a player (its id) or a company (its symbol)."""
-    return entity.id if isinstance(entity, Player) else entity.sym
 
 
 def legal_actions(game: Game) -> list[Choice]:
@@ -102,6 +98,7 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
     narrowed to their legal range, listed decisions as they are."""
     trial = Trial(game)
     out: list[Choice] = []
+    seen: set[tuple[Any, ...]] = set()
     for c in cands:
         if isinstance(c, Listed):
             out.append(c.choice)
@@ -109,8 +106,12 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
             rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints)
             if rng is not None:
                 out.append(rng)
-        elif trial.accepts(c):
-            out.append(c)
+        else:
+            key = choice_key(game, c)  # the same decision proposed twice is tried once
+            if key not in seen:
+                seen.add(key)
+                if trial.accepts(c):
+                    out.append(c)
     return out
 
 

@@ -22,6 +22,7 @@ from rhineland.engine.actions import (
     SpecialBuy,
 )
 from rhineland.engine.entities import MARKET
+from rhineland.engine.legal.choices import AmountSpan
 from rhineland.engine.legal.generate import entity_type
 from rhineland.engine.title import Title
 from rhineland.titles.g1893.constants import is_bond
@@ -98,11 +99,19 @@ class CologneLegal(Title):
 
     def operating_extra_candidates(self, game: Game, rnd: OperatingRound, entity: Any,
                                    step: str | None) -> list[Candidate]:
-        """Trade-ins in the train step: an own train for a depot or discarded train, at the
-        discount."""
-        if step != "buy_train":
-            return []
+        """Trade-ins in the train step: an own train for a depot or discarded train, at
+        the discount; in any step of the turn, buying EVA from a player (a price span:
+        1M up to the cash of whoever pays)."""
         cands: list[Candidate] = []
+        eva = game.private("EVA")
+        owners = game.entity_owner_ids(entity)
+        if step != "discard_train" and not eva.closed and isinstance(eva.owner, int):
+            payer = max([entity.cash] + [game.player(o).cash for o in owners[:1]])
+            cands.append(AmountSpan(
+                BuyCompany(entity=entity.sym, entity_type=entity_type(entity), company="EVA",
+                           price=1), "price", 1, payer, 1, (eva.spec.value,)))
+        if step != "buy_train":
+            return cands
         seen: set[str] = set()
         for new in self.available_depot_trains(game):
             if new.owner is None:  # one of the identical depot trains; each discarded one
