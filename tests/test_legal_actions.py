@@ -211,3 +211,17 @@ def test_readme_public_api_imports() -> None:
                  "GameError"):
         assert hasattr(rhineland, name)
     assert Path(rhineland.__file__).exists()
+
+
+@needs_shared
+def test_game_ends_when_no_solvent_player_is_left() -> None:
+    """Self-play found it: the last solvent player's bankruptcy left no one to act
+    (the reference has no end check for it in 18Rhl); the game is then over."""
+    games = ReferenceGames("18Rhl")
+    game = games.position("end_bank", 300)
+    for p in game.players:
+        p.bankrupt = True
+    game.process(games.action("end_bank", 301))  # BME passes in its track step
+    assert game.is_terminal
+    assert game.state.game_end_reason == "bankrupt"
+    assert game.legal_actions() == []

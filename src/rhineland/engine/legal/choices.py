@@ -132,9 +132,20 @@ class Listed:
     choice: Choice
 
 
-Candidate = Action | AmountSpan | Listed
-"""What a generator proposes: an action to try, an amount span to narrow, or a listed
-decision."""
+@dataclass(frozen=True)
+class Ladder:
+    """Candidate actions ordered by cost (e.g. one corporation's pars, cheapest cell
+    first): once one is refused for a reason other than ``skip`` (a rule about that one
+    action, e.g. a cell that is no par price for it), the costlier rest is refused too
+    (money runs out the same way; the other rules do not depend on the cost)."""
+
+    actions: tuple[Action, ...]
+    skip: frozenset[str] = frozenset()
+
+
+Candidate = Action | AmountSpan | Listed | Ladder
+"""What a generator proposes: an action to try, an amount span to narrow, a listed
+decision, or a ladder of actions by cost."""
 
 _BASE = ("id", "created_at", "user", "auto_actions", "extra", "key_order")
 

@@ -35,6 +35,7 @@ from rhineland.engine.legal.choices import (
     AmountSpan,
     Candidate,
     Choice,
+    Ladder,
     Listed,
     RouteChoice,
     choice_key,
@@ -106,6 +107,13 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
             rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints)
             if rng is not None:
                 out.append(rng)
+        elif isinstance(c, Ladder):
+            for a in c.actions:
+                refused = trial.refusal(a)
+                if refused is None:
+                    out.append(a)
+                elif refused.rule not in c.skip:
+                    break
         else:
             key = choice_key(game, c)  # the same decision proposed twice is tried once
             if key not in seen:
@@ -116,12 +124,18 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
 
 
 # -- pars, share purchases and sales --------------------------------------------------------
-def par_actions(game: Game, player: Player, corp: Corporation) -> list[Action]:
-    """A par at each of ``corp``'s par cells (candidates)."""
-    return [
+PAR_CELL_RULES = frozenset({"stock.par_price"})
+"""Refusals of a par that concern its cell alone (the next cell may still do)."""
+
+
+def par_actions(game: Game, player: Player, corp: Corporation) -> Ladder:
+    """A par at each of ``corp``'s par cells, the cheapest first (a ladder: a par refused
+    for the money, or for a reason that is not the cell's, refuses the costlier ones)."""
+    cells = sorted(game.title.par_cells_for(game, corp), key=lambda c: c.price)
+    return Ladder(tuple(
         Par(entity=player.id, corporation=corp.sym, share_price=f"{c.price},{c.row},{c.col}")
-        for c in game.title.par_cells_for(game, corp)
-    ]
+        for c in cells
+    ), PAR_CELL_RULES)
 
 
 def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Action]:
@@ -183,7 +197,7 @@ def auction_candidates(game: Game, rnd: WaterfallAuction) -> list[Candidate]:
     player: Player = rnd.current_entity(game)
     if rnd.pending_par is not None:
         pid, sym = rnd.pending_par
-        return list(par_actions(game, game.player(pid), game.corporation(sym)))
+        return [par_actions(game, game.player(pid), game.corporation(sym))]
     out: list[Candidate] = []
     items = [rnd.auction] if rnd.auction is not None else list(rnd.items)
     for item in items:
@@ -210,7 +224,7 @@ def stock_candidates(game: Game, rnd: StockRound) -> list[Candidate]:
         if corp.closed:
             continue
         if not corp.ipoed:
-            out.extend(par_actions(game, player, corp))
+            out.append(par_actions(game, player, corp))
         else:
             out.extend(buy_share_actions(game, player, corp))
     out.extend(sell_share_actions(game, player))

@@ -29,15 +29,19 @@ class Trial:
 
     def accepts(self, action: Action) -> bool:
         """Whether the rules accept ``action`` now (``process`` would apply it)."""
+        return self.refusal(action) is None
+
+    def refusal(self, action: Action) -> GameError | None:
+        """Why the rules refuse ``action`` now, or ``None`` when they accept it."""
         game = self.game
         live, log_len, saved = game.state, len(game.log), game.leniencies
         game.state = live.clone()
         game.leniencies = frozenset()
         try:
-            game._apply(action)
-            return True
-        except GameError:
-            return False
+            game._apply(action)  # the very path of process
+            return None
+        except GameError as exc:
+            return exc
         finally:
             game.state = live
             game.leniencies = saved
