@@ -1,13 +1,15 @@
 """Access to the reference games in ``../shared`` for the tests.
 
 ``ReferenceGames("18Rhl")`` finds a title's exports and oracle traces by short
-name (``"end_bank"``, ``"seed_opening"``, ``"g00"`` for the generated games)
+name (``"end_bank"``, ``"seed_opening"``, ``"g00"`` for the generated games,
+``"generated2/g401"`` or ``"released/g02"`` for the later batches)
 and replays an export to a chosen action.  Tests that use them carry the
 ``needs_shared`` mark, so they skip with a message when ``../shared`` is absent.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from rhineland.engine.actions import Action
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
 from rhineland.io.export import Export, load_export, read_json, replay
+from rhineland.io.state_view import game_state
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -33,11 +36,17 @@ class ReferenceGames:
         self.title = title
 
     def fixture_path(self, name: str) -> Path:
+        if "/" in name:  # "generated2/g401", "released/g02": a batch folder and a game
+            folder, short = name.split("/")
+            return SHARED / "fixtures" / folder / self.title / f"{self.title}_{short}.json"
         if name.startswith("g"):
             return SHARED / "fixtures" / "generated" / self.title / f"{self.title}_{name}.json"
         return SHARED / "fixtures" / self.title / f"{self.title}_{name}.json"
 
     def trace_path(self, name: str) -> Path:
+        if "/" in name:
+            folder, short = name.split("/")
+            return SHARED / "oracle" / folder / f"{self.title}_{short}.trace.json"
         if name.startswith("g"):
             return SHARED / "oracle" / "generated" / f"{self.title}_{name}.trace.json"
         return SHARED / "oracle" / f"{self.title}_{name}.trace.json"
@@ -92,3 +101,22 @@ def check_invariants(game: Game, start_money: int) -> None:
         assert corp.cash >= 0 or game.data.title == "18Rhl", f"{corp.sym} has {corp.cash}M"
     if not game.bank.broken:
         assert game.bank.cash >= 0
+
+
+def fingerprint(game: Game) -> Any:
+    """Everything a caller can see: the trace-shaped state, every cash amount, the log,
+    and whose turn it is in which step."""
+    rnd = game.state.round
+    current = rnd.current_entity(game) if rnd is not None else None
+    return (
+        copy.deepcopy(game_state(game)),
+        [(p.id, p.cash, list(p.companies)) for p in game.players],
+        {s: (c.cash, [t.id for t in c.trains], list(c.tokens))
+         for s, c in game.corporations.items()},
+        game.bank.cash,
+        len(game.log),
+        len(game.actions),
+        rnd.label if rnd is not None else None,
+        rnd.step_name(game) if rnd is not None else None,
+        getattr(current, "id", getattr(current, "sym", None)),
+    )

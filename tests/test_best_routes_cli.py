@@ -58,7 +58,8 @@ def test_routes_errors_are_one_line() -> None:
     code, _, err = run("routes", str(RHL), "--before", "999999")
     assert code == 2 and err.startswith("error:") and err.count("\n") == 1
     code, _, err = run("routes", str(RHL), "--before", "425", "--entity", "NOPE")
-    assert code == 1 and err.startswith("error:")
+    assert code == 2 and err.startswith("error: --entity: no company 'NOPE'")
+    assert err.count("\n") == 1
 
 
 def test_replay_best_routes_report() -> None:

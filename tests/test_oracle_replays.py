@@ -28,6 +28,12 @@ GAMES_18RHL = [
 ] + [
     (f"generated/18Rhl/18Rhl_g{n}.json", f"generated/18Rhl_g{n}.trace.json")
     for n in ("00", "01", "03", "04", "06", "08")
+] + [
+    (f"generated2/18Rhl/18Rhl_g{n}.json", f"generated2/18Rhl_g{n}.trace.json")
+    for n in ("407", "413", "416", "421")
+] + [
+    (f"released/18Rhl/18Rhl_g{n}.json", f"released/18Rhl_g{n}.trace.json")
+    for n in ("02", "09")
 ]
 
 
@@ -60,6 +66,15 @@ def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
 GAMES_1893 = [("1893/1893_end_bank.json", "1893_end_bank.trace.json")] + [
     (f"generated/1893/1893_g{n}.json", f"generated/1893_g{n}.trace.json")
     for n in ("06", "07", "08", "16", "17", "24")
+] + [
+    (f"released/1893/1893_g{n}.json", f"released/1893_g{n}.trace.json")
+    for n in ("05", "23", "29", "30")
+] + [
+    (f"generated2/1893/1893_g{n}.json", f"generated2/1893_g{n}.trace.json")
+    for n in (
+        "500", "501", "503", "504", "506", "507", "509", "510", "512", "513", "515", "516",
+        "518", "519", "521", "522",
+    )
 ]
 
 

@@ -18,11 +18,13 @@ from typing import Any
 
 import pytest
 
+from reference import SHARED, needs_shared
 from rhineland.board.board import Board
 from rhineland.board.hexgrid import opposite
 from rhineland.board.tiles import Node, Tile
 from rhineland.engine.titledata import TitleData
 from rhineland.errors import GameError
+from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import (
     RevenueNode,
     Route,
@@ -32,6 +34,7 @@ from rhineland.routes import (
     run_revenue,
     track_graph,
 )
+from rhineland.routes.graph import build_track_graph
 from rhineland.routes.rules import RevenueRules
 from rhineland.titles import get_title
 from rhineland.titles.g18rhl.revenue import (
@@ -210,6 +213,53 @@ def test_graph_is_cached_by_board_version() -> None:
     assert track_graph(b) is not g
     clone = b.clone()
     assert track_graph(clone).by_hexes is track_graph(b).by_hexes
+
+
+def test_graph_update_walks_again_only_where_the_track_changed() -> None:
+    """A tile lay re-walks the nodes whose walks reach the changed hex; the others keep
+    their segments (renumbered when a new node moves the ids); the result always
+    equals a graph built from scratch."""
+    b = aachen_dueren()
+    g0 = track_graph(b)
+    assert g0.reach[g0.by_name["K6-0"].id] == {"K4", "K6", "K8"}  # K8: tried, no track yet
+    lay(b, ["K6", "K8", "K10"], {"K8": "9", "K10": "57"})
+    g1 = track_graph(b)
+    assert g1 == build_track_graph(b)
+    out = {n.name: [(g1.nodes[s.a].name, g1.nodes[s.b].name, s.hexes) for s in g1.out[n.id]]
+           for n in g1.nodes if g1.out[n.id]}
+    assert out["K6-0"] == [("K6-0", "K4-0", ("K6", "K4")), ("K6-0", "K10-0", ("K6", "K8", "K10"))]
+    assert out["K10-0"] == [("K10-0", "K6-0", ("K10", "K8", "K6"))]
+    # Aachen's and the town's walks never reach K8: their segment lists are kept as they are
+    for name in ("K2-0", "K4-0"):
+        assert g1.out[g1.by_name[name].id] is g0.out[g0.by_name[name].id]
+    # a town on B5 (early in map order) adds a node: every later id moves up by one
+    b.place_tile("B5", b.supply["3"][0], 0)
+    g2 = track_graph(b)
+    assert g2 == build_track_graph(b)
+    assert g2.by_name["B5-0"].id == 3
+    assert (g1.by_name["K2-0"].id, g2.by_name["K2-0"].id) == (55, 56)
+    (seg,) = g2.out[56]
+    assert (seg.a, seg.b, seg.hexes) == (56, 57, ("K2", "K4"))
+
+
+@needs_shared
+@pytest.mark.parametrize("title", ["18Rhl", "1893"])
+def test_graph_updates_equal_fresh_builds_over_a_whole_game(title: str) -> None:
+    """After every action of a real game (tile lays, upgrades that move tokens and add
+    nodes, undos) the updated track graph equals one built from scratch."""
+    export = load_export(SHARED / "fixtures" / title / f"{title}_end_bank.json")
+    game = game_from_export(export)
+    targets = undo_targets(export.actions)
+    kept = 0
+    for i, action in enumerate(export.actions):
+        before = track_graph(game.board)
+        game.process(action, atomic=False, history=i in targets)
+        graph = track_graph(game.board)
+        assert graph == build_track_graph(game.board), action.id
+        kept += graph.tiles != before.tiles and any(
+            a is b for a in graph.out for b in before.out if a
+        )
+    assert kept > 40  # most lays re-walk only part of the graph
 
 
 # -- 1: Rheingold-Express --------------------------------------------------------

@@ -820,9 +820,10 @@ def test_fdsd_pays_rag_par_automatically_when_the_owner_cannot() -> None:
 @needs_shared
 def test_fdsd_closes_in_the_stock_round_after_the_first_5_train() -> None:
     """FdSD (issue 8): the first 5-train schedules FdSD's closing; it closes in the next
-    stock round once its owner has traded shares (or at that round's end).  g24: 5-0 at
+    stock round in which its owner has traded shares, not at a round's end.  g24: 5-0 at
     action 181; in SR 7 1002 (FdSD) buys EVA (195) and passes (198): FdSD stays; she buys
-    DE_4 (200): FdSD closes."""
+    DE_4 (200): FdSD closes.  released g29: 5-0 at #229; in SR 7 1002 only passes: FdSD
+    is still open after the round (#276) and closes when she buys in SR 8 (#326)."""
     game = position("g24", 180)
     assert not game.private("FdSD").closed and game.private("FdSD").owner == 1002
     for until, closed in ((181, False), (199, False), (200, True)):
@@ -830,6 +831,10 @@ def test_fdsd_closes_in_the_stock_round_after_the_first_5_train() -> None:
         assert game.private("FdSD").closed is closed, until
         assert trace_entry("g24", until)["companies"]["FdSD"]["closed"] is closed
     assert label(game) == "SR 7"
+    for until, closed in ((276, False), (325, False), (326, True)):
+        game = position("released/g29", until)
+        assert game.private("FdSD").closed is closed, until
+    assert label(position("released/g29", 276)) == "MR 7.1"
 
 
 @needs_shared
@@ -841,7 +846,10 @@ def test_eva_is_the_only_private_bought_from_another_player() -> None:
     assert game.private("EVA").owner == 1002 and game.private("BKB").owner == 1002
     assert rejected(game, BuyCompany(entity=1003, company="BKB", price=180)) == (
         "stock.company")
-    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=100)) == (
+    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=0)) == (
+        "stock.company_price")
+    buyer_cash = game.player(1003).cash
+    assert rejected(game, BuyCompany(entity=1003, company="EVA", price=buyer_cash + 1)) == (
         "stock.company_price")
     before, bank = cash(game), game.bank.cash
     game.process(BuyCompany(entity=1003, company="EVA", price=150))
@@ -849,6 +857,187 @@ def test_eva_is_the_only_private_bought_from_another_player() -> None:
     assert "EVA" in game.player(1003).companies and "EVA" not in game.player(1002).companies
     assert cash(game) == before | {1003: before[1003] - 150}  # 1002 receives nothing
     assert game.bank.cash == bank + 150
+
+
+@needs_shared
+def test_eva_in_a_stock_round_costs_what_the_buyer_names() -> None:
+    """EVA (issue 9): in a stock round the buyer names any price from 1M to their cash,
+    paid to the bank.  generated2 g513 action 163: 1001 buys EVA from 1003 for 1M."""
+    game = position("generated2/g513", 162)
+    assert game.private("EVA").owner == 1003 and current(game) == 1001
+    before, bank = cash(game), game.bank.cash
+    game.process(BuyCompany(entity=1001, company="EVA", price=1))
+    assert game.private("EVA").owner == 1001 and current(game) == 1002  # the turn's buy
+    assert cash(game) == before | {1001: before[1001] - 1} and game.bank.cash == bank + 1
+
+
+@needs_shared
+def test_eva_may_be_bought_from_a_player_at_any_point_of_an_or_turn() -> None:
+    """EVA in the OR (issue 9): the company-purchase step is open all turn (not blocking):
+    in the track step (released g30 action 35) or the buy-train step (generated2 g504
+    action 12) the operating company's owner buys EVA from another player for 1M up to
+    their cash, paid to the seller; the step stays where it was."""
+    game = position("released/g30", 34)
+    assert (step(game), current(game), game.private("EVA").owner) == ("track", "KBE", 1001)
+    assert cash(game) == {1001: 40, 1002: 60}
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=0)) == (
+        "or.company_price")
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=61)) == (
+        "or.company_price")
+    assert rejected(game, BuyCompany(**mi("KBE"), company="HdSK", price=10)) == (
+        "or.buy_company")
+    assert rejected(game, BuyCompany(**mi("EKB"), company="EVA", price=10)) == "turn.order"
+    game.process(BuyCompany(**mi("KBE"), company="EVA", price=60))
+    assert (step(game), current(game), game.private("EVA").owner) == ("track", "KBE", 1002)
+    assert cash(game) == {1001: 100, 1002: 0} and game.minors["KBE"].cash == 220
+    assert "EVA" in game.player(1002).companies and "EVA" not in game.player(1001).companies
+    # the owner's own company cannot buy it back from them
+    assert rejected(game, BuyCompany(**mi("KBE"), company="EVA", price=1)) == "or.step"
+    game = position("generated2/g504", 11)
+    assert (step(game), current(game)) == ("buy_train", "EKB")
+    game.process(fixture_action("generated2/g504", 12))
+    assert (step(game), current(game)) == ("buy_train", "EKB")
+
+
+@needs_shared
+def test_a_trainless_minor_owner_adds_what_it_lacks_for_another_company_train() -> None:
+    """Assisted buy (issue 9): a minor without trains buying a train from another company
+    for more than it has gets the rest from its owner.  generated2 g516 action 71: EKB
+    (40M) buys RAG's 3-1 for 52M; 1001 adds 12M."""
+    game = position("generated2/g516", 70)
+    assert (step(game), current(game), game.minors["EKB"].cash) == ("buy_train", "EKB", 40)
+    game.process(BuyTrain(**mi("EKB"), train="3-1", price=52))
+    assert game.player(1001).cash == 68 and game.minors["EKB"].cash == 0
+    assert game.corporation("RAG").cash == 102 and [t.id for t in game.minors["EKB"].trains] == [
+        "3-1"]
+
+
+@needs_shared
+def test_companies_over_the_limit_discard_minors_first_in_any_order() -> None:
+    """Discards after a phase change (issue 9): every company over its new train limit
+    must discard before play goes on; minors are listed first, then corporations (data
+    order), and they may discard in any order.  generated2 g521 action 133: RSE's 5-0
+    starts phase 5, KBE (a minor) is current before DE; generated2 g518 actions 160-162:
+    BKB discards while KBE is shown, then KBE, and RAG's turn goes on."""
+    game = position("generated2/g521", 133)
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    game.process(fixture_action("generated2/g521", 134))
+    assert (step(game), current(game)) == ("discard_train", "DE")
+    game = position("generated2/g518", 160)
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    assert rejected(game, DiscardTrain(**mi("EKB"), train="3-3")) == "train.discard"
+    game.process(DiscardTrain(**mi("BKB"), train="3-0"))
+    assert (step(game), current(game)) == ("discard_train", "KBE")
+    game.process(DiscardTrain(**mi("KBE"), train="3-2"))
+    assert (step(game), current(game)) == ("buy_train", "RAG")
+
+
+@needs_shared
+def test_a_bond_sold_cannot_be_bought_back_in_the_same_stock_round() -> None:
+    """Bonds (issue 9): a player who sold a bond in a stock round buys no bond in that
+    round; with nothing else left to do their turn ends after a sale.  generated2 g521:
+    1002 sells AdSK-2 at action 420 (SR 9); at action 452 1002 (2367M) sells RAG_1 and,
+    with no sale or buy left but a bond, 1001 is to act."""
+    game = position("generated2/g521", 451)
+    assert (label(game), current(game)) == ("SR 9", 1002)
+    assert game.title.next_bond(game) == ["AdSK-3"]  # type: ignore[attr-defined]
+    assert rejected(game, BuyCompany(entity=1002, company="AdSK-3", price=100)) == (
+        "stock.bond_buy_back")
+    game.process(fixture_action("generated2/g521", 452))
+    assert current(game) == 1001
+
+
+@needs_shared
+def test_a_player_offers_only_bundles_the_market_takes() -> None:
+    """Selling (issue 9): the bundles a player may sell are their holdings smallest first,
+    the president's certificate last (a bundle with it may keep back 10% steps); a
+    player with no bundle that fits in the market pool and nothing to buy is skipped.
+    generated2 g509 action 331: 1002 (8M) holds AGV's president's 20% and the 20%
+    double certificate; AGV's pool holds 40%, so even 30% does not fit: 1001 goes on."""
+    game = position("generated2/g509", 330)
+    game.process(fixture_action("generated2/g509", 331))
+    assert current(game) == 1001
+    p2 = game.player(1002)
+    agv = game.corporation("AGV")
+    assert sorted(c.percent for c in agv.certs_of(1002)) == [20, 20]
+    assert game.title.sale_bundle_percents(game, p2, agv) == [20, 40, 30]
+    assert not game.title.can_sell_any(game, game.round, p2)  # type: ignore[arg-type]
+
+
+@needs_shared
+def test_selling_a_bond_ends_the_turn_when_nothing_is_left_to_do() -> None:
+    """Bonds (issue 9): as after a share sale, a player who sells a bond and can do nothing
+    more ends their turn; here the round ends with it.  generated2 g515 action 812: 1002
+    sells AdSK-1 in SR 14 (every pool at 50%, every corporation sold this round)."""
+    game = position("generated2/g515", 811)
+    assert (label(game), current(game)) == ("SR 14", 1002)
+    game.process(SellCompany(entity=1002, company="AdSK-1", price=100))
+    assert (label(game), current(game)) == ("OR 14.1", "RSE")
+
+
+@needs_shared
+def test_a_token_city_id_names_the_laid_tile_not_a_hex_of_that_name() -> None:
+    """Token city ids (issue 9): ``K6-0-0`` is city 0 of the laid tile copy K6-0 (on S6),
+    not of hex K6's preprinted tile (also ``K6-0``, no city).  generated2 g515 action
+    176: AGV places a token on S6."""
+    game = position("generated2/g515", 175)
+    assert game.title.parse_city(game, "K6-0-0") == ("S6", 0)
+    game.process(fixture_action("generated2/g515", 176))
+    assert ("S6", 0) in game.corporation("AGV").tokens
+
+
+@needs_shared
+def test_fdsd_owner_buys_rag_beyond_the_certificate_limit_but_no_bond() -> None:
+    """Certificate limit (issue 9): privates and bonds count toward it, and a bond or
+    package item is sold only under it; but FdSD's owner may buy RAG certificates beyond
+    it (the reference engine's FdSD shortcut).  released g23 action 248: 1001 holds 9/9
+    (FdSD, 5 RSE, 2 RAG, 1 AGV) and buys RAG_8."""
+    game = position("released/g23", 247)
+    assert current(game) == 1001 and game.private("FdSD").owner == 1001
+    p1 = game.player(1001)
+    assert game.round.cert_count(game, p1) == 9  # type: ignore[attr-defined]
+    assert rejected(game, BuyCompany(entity=1001, company="AdSK-6", price=100)) == (
+        "stock.cert_limit")
+    assert rejected(game, BuyShares(entity=1001, shares=("DE_2",), percent=10)) == (
+        "stock.cert_limit")
+    game.process(fixture_action("released/g23", 248))
+    assert game.corporation("RAG").percent_of(1001) == 30
+    assert game.round.cert_count(game, game.player(1001)) == 10  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_after_an_fdsd_exchange_the_first_player_holds_the_priority_deal() -> None:
+    """Priority deal (issue 9): the FdSD exchange is made by the private, which it closes:
+    nobody becomes the last to act, so the first player in order holds the priority
+    deal; the next order starts with the player whose turn it would be when the round
+    ends.  generated2 g500: 1001 exchanges at action 26 (1002 has no money and is
+    skipped), passes at 27; OR 2.1 follows with 1002 first."""
+    game = position("generated2/g500", 25)
+    assert game.title.trace_priority(game).id == 1002
+    game.process(fixture_action("generated2/g500", 26))
+    assert current(game) == 1001 and game.title.trace_priority(game).id == 1001
+    game.process(Pass(entity=1001))
+    assert label(game) == "OR 2.1"
+    assert [p.id for p in game.state.players] == [1002, 1001]
+
+
+@needs_shared
+def test_forced_auction_price_drops_until_someone_can_pay() -> None:
+    """Forced auction (issue 9): players who cannot pay the current price pass at once;
+    each time all have passed the price drops 10M, as often as needed, until someone can
+    pay or it reaches half the face value; then the selector must buy, or the next who
+    can, or, if nobody can, the selector for all their cash.  generated2 g501 action 46:
+    1001 selects KBE (220M); nobody has 220M, 1002 (165M) is offered it at 160M.
+    released g05 action 36: 1002 (75M) selects BKB (180M); nobody can pay even 90M:
+    1002 buys it for 75M (the minor gets 100M) and SR 2 begins."""
+    game = position("generated2/g501", 45)
+    game.process(fixture_action("generated2/g501", 46))
+    assert (label(game), current(game), offered_price(game)) == ("Draft 2", 1002, 160)
+    game = position("released/g05", 35)
+    assert (label(game), current(game), game.player(1002).cash) == ("Draft 2", 1002, 75)
+    game.process(Bid(entity=1002, company="BKB", price=180))
+    assert label(game) == "SR 2" and game.private("BKB").owner == 1002
+    assert game.player(1002).cash == 0 and game.minors["BKB"].cash == 100
 
 
 @needs_shared

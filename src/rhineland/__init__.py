@@ -13,11 +13,12 @@ Money is in Mark (M) as integers throughout.
 
 from rhineland.api import new_game
 from rhineland.engine.game import Game
-from rhineland.errors import ExportError, GameError, RhinelandError
+from rhineland.errors import ActionError, ExportError, GameError, RhinelandError
 from rhineland.io.export import load_export, replay, to_export
 from rhineland.routes.search import best_routes
 
 __all__ = [
+    "ActionError",
     "ExportError",
     "Game",
     "GameError",

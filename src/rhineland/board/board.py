@@ -9,20 +9,29 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile, split_tile_id
+from rhineland.board.upgrades import TileGeometry, geometry
 from rhineland.errors import GameError
 
 
 @dataclass(frozen=True, slots=True)
 class PlacedTile:
-    """A tile on a hex: definition, export id of the copy, rotation 0..5."""
+    """A tile on a hex: definition, export id of the copy, rotation 0..5.
+
+    ``geometry`` is the tile's :class:`~rhineland.board.upgrades.TileGeometry` at
+    that rotation (the shared, cached one), what every walk along the track reads.
+    """
 
     tile: Tile
     tile_id: str
     rotation: int = 0
+    geometry: TileGeometry = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "geometry", geometry(self.tile, self.rotation))
 
 
 _VERSIONS = itertools.count(1)

@@ -90,8 +90,7 @@ class Connectivity:
 
     def city_connected(self, board: Board, hex_id: str, city_index: int) -> bool:
         """Whether city ``city_index`` of the tile on ``hex_id`` is reached."""
-        placed = board.tiles[hex_id]
-        cities = geometry(placed.tile, placed.rotation).cities
+        cities = board.tiles[hex_id].geometry.cities
         return city_index < len(cities) and (hex_id, cities[city_index]) in self.nodes
 
 
@@ -103,15 +102,38 @@ class _Found(Exception):
     """Raised inside the walk when a path of ``stop_at`` is reached."""
 
 
-_HEX_ORDER: dict[int, tuple[MapSpec, dict[str, int]]] = {}
+@dataclass(frozen=True)
+class _MapIndex:
+    """A map's hexes numbered in map order, for the walk's integer keys.
+
+    ``ids[i]`` is hex ``i``; ``index`` the reverse; ``links[i][e]`` the number of
+    the hex track crosses into from edge ``e`` of hex ``i`` (:func:`hex_links`),
+    -1 where it may not.  The walk keys a path or node of hex ``i`` as
+    ``i * _PER_HEX + path index / node part`` and a hex side as ``i * 8 + edge``.
+    """
+
+    ids: tuple[str, ...]
+    index: Mapping[str, int]
+    links: tuple[tuple[int, ...], ...]
 
 
-def _hex_order(spec: MapSpec) -> dict[str, int]:
-    got = _HEX_ORDER.get(id(spec))
-    if got is None or got[0] is not spec:
-        got = (spec, {h: i for i, h in enumerate(spec.hexes)})
-        _HEX_ORDER[id(spec)] = got
-    return got[1]
+_PER_HEX = 64  # more than the paths or nodes of any tile
+_INDEX: dict[int, tuple[MapSpec, _MapIndex]] = {}
+
+
+def _map_index(spec: MapSpec) -> _MapIndex:
+    got = _INDEX.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    ids = tuple(spec.hexes)
+    index = {h: i for i, h in enumerate(ids)}
+    links = hex_links(spec)
+    table = tuple(
+        tuple(index[links[h][e]] if e in links[h] else -1 for e in range(6)) for h in ids
+    )
+    mi = _MapIndex(ids, index, table)
+    _INDEX[id(spec)] = (spec, mi)
+    return mi
 
 
 def compute_connectivity(
@@ -127,43 +149,39 @@ def compute_connectivity(
     (the result then holds just what was walked so far; use it to ask "is one
     of these paths connected?").
     """
-    links = hex_links(board.spec)
-    geoms: dict[str, TileGeometry] = {
-        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
-    }
+    mi = _map_index(board.spec)
+    tiles = board.tiles
+    geoms = [tiles[h].geometry for h in mi.ids]
     tokens: Mapping[tuple[str, int], list[str]] = board.tokens
     if override is not None:
         ov_hex = override[0]
-        geoms[ov_hex] = geometry(override[1], override[2])
+        geoms[mi.index[ov_hex]] = geometry(override[1], override[2])
         tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
         for ci, syms in override[3].items():
             tokens[(ov_hex, ci)] = list(syms)
 
-    order = _hex_order(board.spec)
-    sources: list[NodeRef] = []
-    ordered = sorted(tokens.items(), key=lambda kv: (order.get(kv[0][0], 0), kv[0][1]))
-    for (hid, ci), syms in ordered:
-        if entity in syms:
-            cities = geoms[hid].cities
-            if ci < len(cities):
-                sources.append((hid, cities[ci]))
+    index = mi.index
+    sources: list[int] = []
+    for hid, ci in sorted(
+        (index[k[0]], k[1]) for k, syms in tokens.items() if entity in syms
+    ):
+        cities = geoms[hid].cities
+        if ci < len(cities):
+            sources.append(hid * _PER_HEX + cities[ci])
     sources = list(dict.fromkeys(sources))
 
-    walk = _Walk(board, entity, rules, links, geoms, tokens, stop_at)
+    walk = _Walk(board, entity, rules, mi, geoms, tokens,
+                 frozenset(index[h] * _PER_HEX + i for h, i in stop_at))
     for start in sources:
+        hi = start // _PER_HEX
         walk.nodes.add(start)
-        walk.hexes.setdefault(start[0], set()).update(links[start[0]])
+        walk.hexes.setdefault(hi, set()).update(e for e in range(6) if mi.links[hi][e] >= 0)
     for start in sources:
         try:
             walk.from_token(start, sources)
         except _Found:
             break
-    return Connectivity(
-        entity=entity,
-        hexes={h: frozenset(es) for h, es in walk.hexes.items()},
-        nodes=frozenset(walk.nodes),
-        paths=frozenset(walk.seen_paths),
-    )
+    return walk.result()
 
 
 class _Walk:
@@ -175,7 +193,8 @@ class _Walk:
     and nodes stay visited once walked, except beyond a "converging" exit (an
     exit shared by several paths of a tile), where they are released when the
     chain backs up, so that other chains may use them.  This is the reference
-    engine's walk; the result is what it calls connected.
+    engine's walk; the result is what it calls connected.  Hexes, paths, nodes
+    and sides are integer keys (:class:`_MapIndex`).
     """
 
     def __init__(
@@ -183,39 +202,51 @@ class _Walk:
         board: Board,
         entity: str,
         rules: BoardRulesLike,
-        links: Mapping[str, Mapping[int, str]],
-        geoms: Mapping[str, TileGeometry],
+        mi: _MapIndex,
+        geoms: list[TileGeometry],
         tokens: Mapping[tuple[str, int], list[str]],
-        stop_at: frozenset[PathRef],
+        stop_at: frozenset[int],
     ) -> None:
         self.board = board
         self.entity = entity
         self.rules = rules
-        self.links = links
+        self.mi = mi
+        self.links = mi.links
         self.geoms = geoms
         self.tokens = tokens
         self.stop_at = stop_at
-        self.hexes: dict[str, set[int]] = {}
-        self.nodes: set[NodeRef] = set()
-        self.seen_paths: set[PathRef] = set()
-        self.blocked: dict[NodeRef, bool] = {}
-        self.visited_nodes: set[NodeRef] = set()
-        self.visited_paths: set[PathRef] = set()
-        self.edge_use: set[tuple[str, int]] = set()
+        self.hexes: dict[int, set[int]] = {}
+        self.nodes: set[int] = set()
+        self.seen_paths: set[int] = set()
+        self.blocked: dict[int, bool] = {}
+        self.visited_nodes: set[int] = set()
+        self.visited_paths: set[int] = set()
+        self.edge_use: set[int] = set()
 
-    def from_token(self, start: NodeRef, sources: list[NodeRef]) -> None:
+    def result(self) -> Connectivity:
+        """What was walked, keyed by hex id again."""
+        ids = self.mi.ids
+        return Connectivity(
+            entity=self.entity,
+            hexes={ids[h]: frozenset(es) for h, es in self.hexes.items()},
+            nodes=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.nodes),
+            paths=frozenset((ids[k // _PER_HEX], k % _PER_HEX) for k in self.seen_paths),
+        )
+
+    def from_token(self, start: int, sources: list[int]) -> None:
         """Walk from one token city (the other token cities count as visited)."""
         self.visited_nodes = {s for s in sources if s != start}
         self.visited_paths = set()
         self.edge_use = set()
         self.node(start, False)
 
-    def blocks(self, hid: str, part: int, g: TileGeometry) -> bool:
-        key = (hid, part)
+    def blocks(self, key: int, g: TileGeometry) -> bool:
         got = self.blocked.get(key)
         if got is None:
             got = False
+            part = key % _PER_HEX
             if part in g.cities:
+                hid = self.mi.ids[key // _PER_HEX]
                 ci = g.cities.index(part)
                 got = self.rules.city_blocks(
                     self.board, hid, ci, self.entity, list(self.tokens.get((hid, ci), ())),
@@ -224,62 +255,73 @@ class _Walk:
             self.blocked[key] = got
         return got
 
-    def node(self, node: NodeRef, converging: bool) -> None:
-        if node in self.visited_nodes:
+    def node(self, key: int, converging: bool) -> None:
+        visited_nodes = self.visited_nodes
+        if key in visited_nodes:
             return
-        self.visited_nodes.add(node)
-        h, part = node
-        for pi in self.geoms[h].node_paths.get(part, ()):
-            self.path(h, pi, -1, converging, node)
+        visited_nodes.add(key)
+        hi = key // _PER_HEX
+        base = hi * _PER_HEX
+        visited = self.visited_paths
+        for pi in self.geoms[hi].node_paths.get(key - base, ()):
+            if base + pi not in visited:
+                self.path(hi, pi, -1, converging, key)
         if converging:
-            self.visited_nodes.discard(node)
+            visited_nodes.discard(key)
 
-    def path(self, h: str, pi: int, skip: int, converging: bool, origin: NodeRef) -> None:
-        ref = (h, pi)
-        if ref in self.visited_paths:
-            return
-        g = self.geoms[h]
+    def path(self, hi: int, pi: int, skip: int, converging: bool, origin: int) -> None:
+        """Walk path ``pi`` of hex ``hi`` (entered by edge ``skip``, -1 from a node),
+        then the paths beyond its nodes and edges; the caller checked that the
+        path is not visited."""
+        g = self.geoms[hi]
         path = g.paths[pi]
         edge_use = self.edge_use
+        sides = hi * 8
         for e in path.edges:
-            if (h, e) in edge_use:
+            if sides + e in edge_use:
                 return
-        self.visited_paths.add(ref)
-        hl = self.links[h]
+        base = hi * _PER_HEX
+        ref = base + pi
+        visited = self.visited_paths
+        visited.add(ref)
+        hl = self.links[hi]
         if ref not in self.seen_paths:
             self.seen_paths.add(ref)
             if ref in self.stop_at:
                 raise _Found
-            touched = self.hexes.setdefault(h, set())
+            hexes = self.hexes
+            touched = hexes.setdefault(hi, set())
             for e in path.edges:
                 touched.add(e)
-                other = hl.get(e)
-                if other is not None:
-                    self.hexes.setdefault(other, set()).add(_OPPOSITE[e])
+                other = hl[e]
+                if other >= 0:
+                    hexes.setdefault(other, set()).add(_OPPOSITE[e])
             for n in path.nodes:
-                self.nodes.add((h, n))
+                self.nodes.add(base + n)
         if not path.terminal:
             for n in path.nodes:
-                nxt = (h, n)
-                if nxt != origin and not self.blocks(h, n, g):
+                nxt = base + n
+                if nxt != origin and not self.blocks(nxt, g):
                     self.node(nxt, converging)
+        gauge = path.gauge
+        geoms = self.geoms
         for e in path.edges:
             if e == skip:
                 continue
-            other = hl.get(e)
-            if other is None:
+            other = hl[e]
+            if other < 0:
                 continue
-            key = (h, e)
-            edge_use.add(key)
+            edge_use.add(sides + e)
             back = _OPPOSITE[e]
-            og = self.geoms[other]
+            og = geoms[other]
             conv = converging or len(g.edge_paths[e]) > 1
+            obase = other * _PER_HEX
             for npi in og.edge_paths.get(back, ()):
-                if og.paths[npi].gauge == path.gauge:
+                if og.paths[npi].gauge == gauge and obase + npi not in visited:
                     self.path(other, npi, back, conv, origin)
-            edge_use.discard(key)
+            edge_use.discard(sides + e)
         if converging:
-            self.visited_paths.discard(ref)
+            visited.discard(ref)
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
@@ -308,16 +350,10 @@ def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) 
     ``start`` is ``(hex, node part)``; cities that block ``entity`` are not
     passed through.  The result's ``nodes`` are the nodes on every path walked.
     """
-    links = hex_links(board.spec)
-    geoms: dict[str, TileGeometry] = {
-        h: geometry(p.tile, p.rotation) for h, p in board.tiles.items()
-    }
-    walk = _Walk(board, entity, rules, links, geoms, board.tokens, frozenset())
-    walk.nodes.add(start)
-    walk.from_token(start, [start])
-    return Connectivity(
-        entity=entity,
-        hexes={h: frozenset(es) for h, es in walk.hexes.items()},
-        nodes=frozenset(walk.nodes),
-        paths=frozenset(walk.seen_paths),
-    )
+    mi = _map_index(board.spec)
+    geoms = [board.tiles[h].geometry for h in mi.ids]
+    walk = _Walk(board, entity, rules, mi, geoms, board.tokens, frozenset())
+    key = mi.index[start[0]] * _PER_HEX + start[1]
+    walk.nodes.add(key)
+    walk.from_token(key, [key])
+    return walk.result()

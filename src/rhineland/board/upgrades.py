@@ -84,6 +84,8 @@ class TileGeometry:
     """A tile at one rotation: rotated paths and what they connect.
 
     ``edge_paths[e]`` / ``node_paths[part]`` index into ``paths``;
+    ``ends[i]`` are path ``i``'s two endpoints as ints (edge ``e`` as ``e``, node
+    part ``p`` as ``-1 - p``: what a walk along the track compares);
     ``ct_edges`` lists, per city or town reached by an edge path (in path order),
     ``(part, edges)``; ``cities`` are the city parts in tile order (a token's
     city index is a position in this tuple).
@@ -95,6 +97,7 @@ class TileGeometry:
     exits: frozenset[int]
     edge_paths: Mapping[int, tuple[int, ...]]
     node_paths: Mapping[int, tuple[int, ...]]
+    ends: tuple[tuple[int, int], ...]
     ct_edges: tuple[tuple[int, frozenset[int]], ...]
     node_exits: Mapping[int, frozenset[int]]
     cities: tuple[int, ...]
@@ -121,12 +124,14 @@ def geometry(tile: Tile, rotation: int = 0) -> TileGeometry:
 def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
     kinds = {n.part: n.kind for n in tile.nodes}
     paths: list[RotatedPath] = []
+    codes: list[tuple[int, int]] = []
     for p in tile.paths:
         r = p.rotated(rotation)
         ends = tuple(_end(e, kinds) for e in (r.a, r.b))
         paths.append(
             RotatedPath(ends[0], ends[1], r.edges(), r.nodes(), bool(r.terminal), r.gauge)
         )
+        codes.append((_code(r.a), _code(r.b)))
     edge_paths: dict[int, list[int]] = {}
     node_paths: dict[int, list[int]] = {}
     ct: dict[int, list[int]] = {}
@@ -152,11 +157,16 @@ def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
         exits=frozenset(e for rp in paths for e in rp.edges),
         edge_paths={e: tuple(v) for e, v in edge_paths.items()},
         node_paths={n: tuple(v) for n, v in node_paths.items()},
+        ends=tuple(codes),
         ct_edges=tuple((n, frozenset(v)) for n, v in ct.items()),
         node_exits=node_exits,
         cities=tuple(n.part for n in tile.nodes if n.kind == "city"),
         towns=tuple(n.part for n in tile.nodes if n.kind == "town"),
     )
+
+
+def _code(e: int | str) -> int:
+    return e if isinstance(e, int) else -1 - int(e[1:])
 
 
 def _end(e: int | str, kinds: Mapping[int, str]) -> End:

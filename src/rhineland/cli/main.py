@@ -1,8 +1,8 @@
 """The ``rhineland`` command line: ``replay`` an export, find the best ``routes``.
 
-Every error the engine raises on purpose is printed as one line (``error: ...``)
-with exit status 1 (illegal action) or 2 (unreadable input or bad arguments); never a
-traceback.
+Every error the engine raises on purpose is printed as one line (``error: ...``, or
+a JSON error object with ``--json``: :mod:`rhineland.cli.errors`) with exit status 1
+(illegal action) or 2 (unreadable or invalid input, bad arguments); never a traceback.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 import click
 import orjson
 
+from rhineland.cli.errors import fail, fail_illegal, fail_input
 from rhineland.cli.routes import replay_best_routes, routes_cmd
 from rhineland.engine.actions import Action
 from rhineland.errors import ExportError, GameError
@@ -26,10 +27,14 @@ from rhineland.io.export import (
 from rhineland.io.state_view import game_state
 from rhineland.io.summary import ReplaySummary
 
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
 
 class OneLineErrors(click.Group):
     """A click group whose usage errors (bad option value, unknown command, missing
-    file argument) print as one ``error: ...`` line with exit status 2, like ours."""
+    file argument) print as one ``error: ...`` line (a JSON error object when the
+    command line asks for ``--json``) with exit status 2, like ours; with no
+    arguments at all it prints its help (exit status 0)."""
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the group; in standalone mode a usage error or abort prints one
@@ -38,29 +43,38 @@ class OneLineErrors(click.Group):
         if not kwargs.get("standalone_mode", True):
             return super().main(*args, **kwargs)
         kwargs["standalone_mode"] = False
+        argv = list(args[0] if args and args[0] is not None else
+                    kwargs.get("args") or sys.argv[1:])
+        as_json = "--json" in argv
         try:
             code = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            click.echo(exc.ctx.get_help() if exc.ctx is not None else self.name)
+            sys.exit(0)
         except click.exceptions.Abort:
             click.echo("error: aborted", err=True)
             sys.exit(1)
         except click.ClickException as exc:
-            click.echo(f"error: {exc.format_message()}", err=True)
-            sys.exit(exc.exit_code)
+            if isinstance(exc, click.UsageError):
+                fail("bad_argument", exc.format_message(), as_json=as_json, rule="usage")
+            fail("bad_argument", exc.format_message(), as_json=as_json)
         sys.exit(code if isinstance(code, int) else 0)
 
 
-@click.group(cls=OneLineErrors)
+@click.group(cls=OneLineErrors, context_settings=CONTEXT)
 @click.version_option(package_name="rhineland")
 def cli() -> None:
     """rhineland: replay and analyse 18Rhl and 1893: Cologne games exported from 18xx.games.
 
-    Exit status: 0 done, 1 an illegal action (its id and the rule are printed),
-    2 an unreadable file or a bad argument.
+    EXPORT_FILE may be - to read the export from standard input.  Exit status: 0 done,
+    1 an illegal action (its id and the rule are printed), 2 an unreadable or invalid
+    file or a bad argument.  Errors are one line, "error: ..." (with --json, a JSON
+    object {"error": {"kind", "action_id", "rule", "message"}}), on standard error.
     """
 
 
 @cli.command("replay", short_help="Replay an export with every rule checked.")
-@click.argument("export_file", type=click.Path(dir_okay=False))
+@click.argument("export_file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--until", "until", type=int, default=None,
               help="Stop after the action with this id.")
 @click.option("--json", "as_json", is_flag=True, help="Print the state reached as JSON.")
@@ -68,12 +82,12 @@ def cli() -> None:
               help="Compare every run with the provably best routes; with --json, "
               "print the runs as JSON.")
 def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -> None:
-    """Replay an 18xx.games EXPORT_FILE with every rule checked; print a summary."""
+    """Replay an 18xx.games EXPORT_FILE (- for standard input) with every rule checked;
+    print a summary."""
     try:
         export = load_export(export_file)
     except ExportError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        fail_input(exc, as_json)
     if best:
         sys.exit(replay_best_routes(export, until, as_json))
     game = None
@@ -87,14 +101,11 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool) -
             done.append((i, action, label or g.round.label))
             label = g.round.label
     except ExportError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        fail_input(exc, as_json)
     except ReplayError as exc:
-        click.echo(f"error: illegal action {exc.action_id}: {exc.reason}", err=True)
-        sys.exit(1)
-    except GameError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+        fail_illegal(exc.action_id, exc.reason, exc.rule, as_json)
+    except GameError as exc:  # the game cannot be set up
+        fail("bad_input", str(exc), as_json=as_json, rule=exc.rule)
     if game is None:
         game = game_from_export(export)
     standing = standing_positions(export.actions[: len(done)])

@@ -17,18 +17,20 @@ every ``run_routes`` action it computes the optimum and reports the runs that
 earned less ("OR 3.2 ADR ran 180M, best 220M"), then a total per company.
 
 Exit status as for ``replay``: 1 for an illegal action, 2 for unreadable
-input or an action id the export does not have.
+input or a bad argument (an action id the export does not have, an ``--entity``
+naming no company, a position where the company cannot run).  ``--entity`` takes
+the symbol in any letter case.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 import orjson
 
+from rhineland.cli.errors import fail, fail_illegal, fail_input, report
 from rhineland.engine.actions import RunRoutes
 from rhineland.engine.game import Game
 from rhineland.errors import ExportError, GameError
@@ -101,43 +103,53 @@ def route_set_text(rs: RouteSet, where: str = "") -> list[str]:
     return lines
 
 
-def _load(export_file: str) -> Export:
+def _load(export_file: str, as_json: bool) -> Export:
     try:
         return load_export(export_file)
     except ExportError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        fail_input(exc, as_json)
+
+
+def _entity_symbol(game: Game, entity: str, as_json: bool) -> str:
+    """The company symbol ``entity`` names, in any letter case; a bad argument if none."""
+    known = [*game.corporations, *game.minors]
+    for sym in known:
+        if sym.casefold() == entity.casefold():
+            return sym
+    fail("bad_argument", f"--entity: no company {entity!r} in this {game.data.title} game "
+         f"(companies: {', '.join(known)})", as_json=as_json, rule="argument.entity")
 
 
 @click.command("routes")
-@click.argument("export_file", type=click.Path(dir_okay=False))
+@click.argument("export_file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--before", "before", type=int, required=True,
               help="Show the best routes at the state just before the action with this id.")
 @click.option("--entity", "entity", default=None,
-              help="Company symbol (default: the company about to run).")
+              help="Company symbol, any letter case (default: the company about to run).")
 @click.option("--json", "as_json", is_flag=True, help="Print the routes as JSON.")
 def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool) -> None:
-    """Print the provably best routes at a position of an 18xx.games EXPORT_FILE."""
-    export = _load(export_file)
+    """Print the provably best routes at a position of an 18xx.games EXPORT_FILE
+    (- for standard input)."""
+    export = _load(export_file, as_json)
     try:
         index = action_index(export, before)
     except ExportError as exc:
-        click.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        fail_input(exc, as_json)
     game = game_from_export(export)
+    if entity is not None:
+        entity = _entity_symbol(game, entity, as_json)
     targets = undo_targets(export.actions)
     for i in range(index):
         try:
             game.process(export.actions[i], atomic=False, history=i in targets)
         except GameError as exc:
-            click.echo(f"error: illegal action {export.actions[i].id}: {exc}", err=True)
-            sys.exit(1)
+            fail_illegal(export.actions[i].id, str(exc), exc.rule, as_json)
     try:
         rs = best_routes(game, entity)
     except GameError as exc:
         where = game.state.round.label if game.state.round is not None else "the end"
-        click.echo(f"error: before action {before} ({where}): {exc}", err=True)
-        sys.exit(1)
+        fail("bad_argument", f"before action {before} ({where}): {exc}", as_json=as_json,
+             rule=exc.rule)
     if as_json:
         click.echo(orjson.dumps(route_set_json(rs), option=orjson.OPT_INDENT_2).decode())
         return
@@ -158,13 +170,13 @@ def replay_best_routes(
     Runs that a later undo reverted are left out (their redo, if any, counts).
     With ``as_json`` prints ``{"runs": [{"action", "round", "entity", "ran",
     "best"}...], "totals": {sym: {"ran", "best"}}}`` (every run listed).
-    Errors print ``error: ...`` on stderr and return 1.
+    Errors print ``error: ...`` (with ``as_json`` a JSON error object) on stderr and
+    return 1 (an illegal action) or 2 (``until`` names no action of the export).
     """
     try:
         stop = len(export.actions) if until is None else action_index(export, until) + 1
     except ExportError as exc:
-        click.echo(f"error: {exc}", err=True)
-        return 2
+        return report("bad_argument", str(exc), as_json=as_json, rule=exc.rule)
     game = game_from_export(export)
     targets = undo_targets(export.actions)
     standing = standing_positions(export.actions[:stop])
@@ -177,8 +189,9 @@ def replay_best_routes(
                     runs.append(run)
             game.process(action, atomic=False, history=i in targets)
         except GameError as exc:
-            click.echo(f"error: illegal action {action.id}: {exc}", err=True)
-            return 1
+            reason = str(exc).removesuffix(f" [{exc.rule}]") if as_json and exc.rule else exc
+            return report("illegal_action", f"illegal action {action.id}: {reason}",
+                          as_json=as_json, action_id=action.id, rule=exc.rule)
     totals: dict[str, list[int]] = {}
     for run in runs:
         tot = totals.setdefault(run["entity"], [0, 0])

@@ -20,6 +20,7 @@ from rhineland.routes.graph import track_graph
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.engine.steps import Step
 
 
 class OperatingRules:
@@ -111,6 +112,12 @@ class OperatingRules:
         if sym in game.corporations:
             return game.corporations[sym]
         return game.minors[sym]
+
+    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """The non-blocking steps open during the whole of ``entity``'s OR turn, tried
+        in order before the current step.  Title hook; default: none (1893: buying EVA
+        from another player)."""
+        return ()
 
     def operating_steps(self, game: Game, entity: Any) -> tuple[str, ...]:
         """The steps of ``entity``'s OR turn in order: track, token, route, dividend,
@@ -306,7 +313,9 @@ class OperatingRules:
         return legality.check_token(self.lay_context(game, rnd, entity), hex_id, city_index)
 
     def parse_city(self, game: Game, city_id: str) -> tuple[str, int]:
-        """``"<tile id>-<part>"`` of a city on the map -> ``(hex, city index)``."""
+        """``"<tile id>-<part>"`` of a city on the map -> ``(hex, city index)``: the tile
+        with that id that has a city with that part (a preprinted tile's id is its hex's
+        name and a copy number, so hex K6's ``K6-0`` and a laid ``K6-0`` tile share it)."""
         tile_id, _, part = city_id.rpartition("-")
         if not part.isdigit():
             raise GameError(f"malformed city id {city_id!r}", "token.city")
@@ -315,7 +324,7 @@ class OperatingRules:
                 try:
                     return hex_id, placed.tile.city_index(int(part))
                 except KeyError:
-                    break
+                    continue  # a preprinted hex's id may equal a laid tile's (K6 / K6-0)
         raise GameError(f"no city {city_id!r} on the map", "token.city")
 
     # -- routes and dividends -------------------------------------------------------------

@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
-from rhineland.engine.shares import give, move_price, set_price, sold_percent
+from rhineland.engine.shares import (
+    give,
+    move_price,
+    operating_order_key,
+    set_price,
+    sold_percent,
+)
 from rhineland.engine.titledata import MarketCell
 from rhineland.errors import GameError
 
@@ -94,6 +100,12 @@ class StockRules:
         if len(certs) > 1:
             raise GameError("one certificate per buy", "stock.one_certificate")
 
+    def buy_limits_apply(self, game: Game, player: Player, corp: Corporation) -> bool:
+        """Whether a buy of ``corp`` by ``player`` is held to the certificate limit, the
+        holding limit and the no-buy-back-after-a-sale rule.  Title hook; default: yes
+        (1893: not RAG for FdSD's owner)."""
+        return True
+
     def share_price_for(self, game: Game, corp: Corporation, cert: Certificate,
                         source: str) -> int:
         """Price (M) of ``cert``: the current market price per 10% (IPO at market price)."""
@@ -176,11 +188,11 @@ class StockRules:
         bonds and FdSD."""
         if rnd.bought_this_turn:
             return False
-        if rnd.cert_count(game, player) >= self.cert_limit(game):
-            return False
+        at_limit = rnd.cert_count(game, player) >= self.cert_limit(game)
         sold = rnd.sold.get(player.id, set())
         for corp in game.corporations.values():
-            if corp.closed or corp.sym in sold:
+            limits = self.buy_limits_apply(game, player, corp)
+            if corp.closed or (limits and (at_limit or corp.sym in sold)):
                 continue
             if not corp.ipoed:
                 if corp.spec.floatable and any(
@@ -189,7 +201,7 @@ class StockRules:
                 ) and self.may_par(game, corp):
                     return True
                 continue
-            if corp.percent_of(player.id) >= corp.spec.max_ownership_percent:
+            if limits and corp.percent_of(player.id) >= corp.spec.max_ownership_percent:
                 continue
             for source in (IPO, MARKET):
                 for cert in corp.certs_of(source):
@@ -204,9 +216,9 @@ class StockRules:
         return True
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
-        """Whether ``player`` can sell anything now: before buying, an operated
-        corporation, room in the market pool (the president's certificate only if
-        another player can take over).  Title hook; 1893 adds bonds, none in SR 1."""
+        """Whether ``player`` can sell anything now: before buying, a bundle of an operated
+        corporation that fits in the market pool (:meth:`sale_bundle_percents`).  Title
+        hook; 1893 adds bonds, none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)
@@ -214,17 +226,30 @@ class StockRules:
             if not corp.operated or corp.closed:
                 continue
             room = limit - corp.percent_of(MARKET)
-            for cert in corp.certs_of(player.id):
-                if not cert.president:
-                    if cert.percent <= room:
-                        return True
-                    continue
-                # the president's certificate: only if another player can take over,
-                # and then 10% of it goes to the market
-                others = [p for p in game.seat_order() if p is not player]
-                if room >= 10 and any(corp.percent_of(p.id) >= cert.percent for p in others):
-                    return True
+            if any(p <= room for p in self.sale_bundle_percents(game, player, corp)):
+                return True
         return False
+
+    def sale_bundle_percents(self, game: Game, player: Player, corp: Corporation) -> list[int]:
+        """The percents ``player`` may offer for sale in ``corp`` (the reference engine's
+        bundles): the holdings smallest first, the president's certificate last, each
+        prefix a bundle; a bundle with the president's certificate may also keep back
+        10% steps of it, and is offered only if another player holds at least that
+        certificate's percent (to take the presidency)."""
+        certs = sorted(corp.certs_of(player.id), key=lambda c: (c.president, c.percent))
+        out: list[int] = []
+        total = 0
+        for cert in certs:
+            total += cert.percent
+            if not cert.president:
+                out.append(total)
+                continue
+            others = max(
+                (corp.percent_of(p.id) for p in game.seat_order() if p is not player), default=0
+            )
+            if others >= cert.percent:
+                out.extend(total - 10 * k for k in range(cert.percent // 10))
+        return out
 
     # -- round flow --------------------------------------------------------------------------
     def start_stock_round(self, game: Game, rnd: StockRound) -> None:
@@ -243,20 +268,27 @@ class StockRules:
 
     def sold_out_order(self, game: Game) -> list[Corporation]:
         """Corporations whose price rises at the end of the SR: floated, open, and
-        100% held by players (none left in the IPO or the market)."""
-        return [
+        100% held by players (none left in the IPO or the market), in operating order
+        (so of two in one cell the one that arrived first arrives first above)."""
+        sold_out = [
             c for c in game.corporations.values()
             if c.floated and not c.closed and sold_percent(c) == 100
         ]
+        return sorted(sold_out, key=lambda c: operating_order_key(game, c))
 
     def reorder_players(self, game: Game, rnd: StockRound) -> None:
         """Rotate the player order so that the priority deal holder
-        (:meth:`priority_player`) goes first.  Title hook; 18Rhl first moves newly
-        floated corporations' prices up."""
-        first = self.priority_player(game)
+        (:meth:`sr_order_leader`) goes first.  Title hook."""
+        first = self.sr_order_leader(game, rnd)
         order = game.state.players
         i = order.index(first)
         game.state.players = order[i:] + order[:i]
+
+    def sr_order_leader(self, game: Game, rnd: StockRound) -> Player:
+        """Who leads the order after stock round ``rnd``: the priority deal holder
+        (:meth:`priority_player`).  Title hook; 1893 takes the player whose turn it would
+        be (the reference engine's round index)."""
+        return self.priority_player(game)
 
     def priority_player(self, game: Game) -> Player:
         """The holder of the priority deal now: the player after the last one to act."""

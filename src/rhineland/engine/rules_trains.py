@@ -256,7 +256,8 @@ class TrainRules:
     def check_phase_change(self, game: Game, rnd: OperatingRound, train: Any) -> None:
         """After ``train`` is bought: a new phase starts if its type begins one, trains
         rust, the first train of its type fires its events, and entities over the
-        train limit are queued to discard."""
+        train limit are queued to discard: minors first, then corporations, each in
+        their data order (the reference engine's crowded companies)."""
         phases = game.data.phases
         idx = game.state.phase
         for i in range(idx + 1, len(phases)):
@@ -271,7 +272,7 @@ class TrainRules:
         if first_of_kind:
             for event in train.spec.events:
                 self.train_event(game, rnd, event, train)
-        for entity in list(game.corporations.values()) + list(game.minors.values()):
+        for entity in list(game.minors.values()) + list(game.corporations.values()):
             if self.over_train_limit(game, entity) and entity.sym not in rnd.pending_discards:
                 rnd.pending_discards.append(entity.sym)
 

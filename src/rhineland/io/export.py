@@ -3,24 +3,36 @@
 An export holds ``title``, ``players`` (``id``, ``name``), ``settings``
 (``seed``, ``optional_rules``), ``actions`` and, for finished games,
 ``result`` (player id -> score).  :func:`load_export` parses and validates
-the shape (raising :class:`~rhineland.errors.ExportError` with a one-line
-message); :func:`game_from_export` builds the :class:`~rhineland.engine.game.Game`;
+everything before any action is applied (raising
+:class:`~rhineland.errors.ExportError` with a one-line message, or its subclass
+:class:`~rhineland.errors.ActionError` naming the action and the field);
+:func:`game_from_export` builds the :class:`~rhineland.engine.game.Game`;
 :func:`replay` runs every action with full checks.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Required
 
 import orjson
+from pydantic import ConfigDict, Strict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
-from rhineland.engine.actions import Action, Undo, action_from_json
+from rhineland.engine.actions import (
+    Action,
+    Refs,
+    Undo,
+    action_from_json,
+    describe_action,
+    found_text,
+)
 from rhineland.engine.game import Game
 from rhineland.engine.leniency import REPLAY_LENIENCIES
-from rhineland.errors import ExportError, GameError
+from rhineland.errors import ActionError, ExportError, GameError
 from rhineland.titles import get_title
 
 
@@ -37,48 +49,194 @@ class Export:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
-def read_json(path: str | Path) -> Any:
-    """Parse a JSON file; raises ``ExportError`` (one line) when missing or malformed."""
+_BOM = b"\xef\xbb\xbf"
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of ``path`` (``"-"``: standard input); raises ``ExportError`` (one line)."""
+    if str(path) == "-":
+        return sys.stdin.buffer.read()
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
-        raise ExportError(f"cannot read {path}: {exc.strerror}") from None
+        raise ExportError(f"cannot read {path}: {exc.strerror}", "input.file") from None
+
+
+def parse_json(data: bytes, name: str = "the input") -> Any:
+    """Parse JSON text (UTF-8, a leading byte order mark allowed); raises ``ExportError``
+    naming the line and column of the first bad byte or character."""
     try:
         return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        pass
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ExportError(
+            f"{name} is not valid UTF-8: byte 0x{data[exc.start]:02x} at line {line}, "
+            f"column {column} (byte {exc.start})", "input.encoding",
+        ) from None
+    try:
+        return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
-        raise ExportError(f"{path} is not valid JSON: {exc}") from None
+        raise ExportError(f"{name} is not valid JSON: {exc}", "input.json") from None
+
+
+def read_json(path: str | Path) -> Any:
+    """Read and parse a JSON file (``"-"``: standard input); raises ``ExportError``
+    (one line) when it is missing, not UTF-8 or malformed."""
+    return parse_json(read_bytes(path), "standard input" if str(path) == "-" else str(path))
+
+
+@with_config(ConfigDict(extra="allow"))
+class _PlayerRecord(TypedDict):
+    id: Annotated[int, Strict()]
+    name: Annotated[str, Strict()]
+
+
+@with_config(ConfigDict(extra="allow"))
+class _Settings(TypedDict, total=False):
+    seed: Annotated[int, Strict()] | None
+    optional_rules: list[Annotated[str, Strict()]] | None
+
+
+@with_config(ConfigDict(extra="allow"))
+class _Header(TypedDict, total=False):
+    """The parts of an export besides its actions, as 18xx.games writes them."""
+
+    title: Required[Annotated[str, Strict()]]
+    players: Required[list[_PlayerRecord]]
+    settings: _Settings | None
+    actions: Required[list[Any]]
+    result: Any
+
+
+_HEADER = TypeAdapter(_Header)
+_HEADER_EXPECT = {
+    "title": "a title name",
+    "players": "a list of players, each with an integer 'id' and a 'name'",
+    "id": "a player id (an integer)",
+    "name": "a player name (a string)",
+    "settings": "an object (seed, optional_rules)",
+    "seed": "an integer",
+    "optional_rules": "a list of optional rule names",
+    "actions": "a list of actions",
+}
+
+
+def _header_error(exc: ValidationError) -> ExportError:
+    err = exc.errors(include_url=False)[0]
+    loc = tuple(err["loc"])
+    name = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+    last = next((p for p in reversed(loc) if isinstance(p, str)), "")
+    if err["type"] == "missing":
+        return ExportError(f"export: {name}: expected {_HEADER_EXPECT.get(last, 'a value')}, "
+                           f"found nothing", "input.export")
+    if loc and loc[-1] == last and last in _HEADER_EXPECT:
+        expected = _HEADER_EXPECT[last]
+    else:
+        expected = err["msg"].removeprefix("Input should be ")
+    return ExportError(f"export: {name or 'export'}: expected {expected}, "
+                       f"found {found_text(err.get('input'))}", "input.export")
+
+
+def _title(name: str, rules: list[str]) -> Any:
+    """The title with these optional rules; ``ExportError`` naming the first rule it lacks."""
+    try:
+        return get_title(name, rules)
+    except GameError:
+        pass
+    for i, rule in enumerate(rules):
+        try:
+            get_title(name, [rule])
+        except GameError as exc:
+            known = str(exc).partition("(known: ")[2].partition(")")[0]
+            raise ExportError(
+                f"export: settings.optional_rules[{i}]: expected an optional rule of {name} "
+                f"({known}), found {found_text(rule)}", "input.optional_rules",
+            ) from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def parse_export(data: Any) -> Export:
-    """Validate an export's shape and build its actions."""
+    """Validate an export (its shape, title, players, settings and every action) and
+    build its actions.
+
+    The actions are checked in order and the first malformed one stops the parse
+    with an :class:`~rhineland.errors.ActionError` naming it, the field, what was
+    expected and what was found: a wrong type, a value out of range, a name the
+    game does not have, an id not above the one before, an undo of an id the export
+    does not have before it.  Nothing is applied: the rules are :func:`replay`'s.
+    """
     if not isinstance(data, dict):
-        raise ExportError("an export must be a JSON object")
-    for key in ("title", "players", "actions"):
-        if key not in data:
-            raise ExportError(f"the export has no {key!r}")
-    if not isinstance(data["players"], list) or not isinstance(data["actions"], list):
-        raise ExportError("'players' and 'actions' must be lists")
-    settings = data.get("settings") or {}
-    get_title(str(data["title"]), settings.get("optional_rules") or [])  # unknown title check
+        raise ExportError(f"an export must be a JSON object, found {found_text(data)}",
+                          "input.export")
     try:
-        players = [(int(p["id"]), str(p["name"])) for p in data["players"]]
-    except (KeyError, TypeError, ValueError):
-        raise ExportError("each player needs an 'id' and a 'name'") from None
-    actions = [action_from_json(a) for a in data["actions"]]
+        header = _HEADER.validate_python(data)
+    except ValidationError as exc:
+        raise _header_error(exc) from None
+    settings = header.get("settings") or {}
+    rules = list(settings.get("optional_rules") or [])
+    title = _title(header["title"], rules)
+    players = [(p["id"], p["name"]) for p in header["players"]]
+    counts = sorted(title.data.players)
+    if len(players) not in title.data.players:
+        raise ExportError(
+            f"export: players: expected {counts[0]} to {counts[-1]} players for "
+            f"{header['title']}, found {len(players)}", "input.players")
+    seen_players: set[int] = set()
+    for i, (pid, _) in enumerate(players):
+        if pid in seen_players:
+            raise ExportError(f"export: players[{i}].id: expected a player id not used "
+                              f"before, found {pid}", "input.players")
+        seen_players.add(pid)
+    refs = Refs.of(title.data, seen_players)
+    actions = _parse_actions(header["actions"], refs)
     result = data.get("result")
     return Export(
-        title=str(data["title"]),
+        title=header["title"],
         players=players,
-        seed=int(settings.get("seed") or 0),
-        optional_rules=list(settings.get("optional_rules") or []),
+        seed=settings.get("seed") or 0,
+        optional_rules=rules,
         actions=actions,
         result=result if isinstance(result, dict) else None,
         raw=data,
     )
 
 
+def _parse_actions(records: list[Any], refs: Refs) -> list[Action]:
+    """Build every action in order, stopping at the first malformed one; ids must
+    increase and an undo must name an earlier action."""
+    actions: list[Action] = []
+    ids: set[int] = set()
+    last = 0
+    for i, record in enumerate(records):
+        action = action_from_json(record, refs, index=i)
+        if action.id is None or action.id <= last:
+            where = describe_action(record, i)
+            raise ActionError(
+                where, "id", f"an action id greater than {last} (ids increase)",
+                "nothing" if action.id is None else str(action.id),
+                action_id=action.id, action_type=action.type)
+        if isinstance(action, Undo) and action.action_id is not None and (
+            action.action_id not in ids and action.action_id != 0
+        ):
+            raise ActionError(
+                describe_action(record, i), "action_id", "the id of an earlier action",
+                str(action.action_id),
+                action_id=action.id, action_type=action.type)
+        last = action.id
+        ids.add(last)
+        actions.append(action)
+    return actions
+
+
 def load_export(path: str | Path) -> Export:
-    """Read and parse an export file (see :func:`parse_export`)."""
+    """Read and parse an export file (``"-"``: standard input; see :func:`parse_export`)."""
     return parse_export(read_json(path))
 
 
@@ -98,10 +256,11 @@ def game_from_export(export: Export, *, keep_history: bool = False,
 
 
 class ReplayError(GameError):
-    """An action of an export is illegal: carries the action id."""
+    """An action of an export is illegal: carries the action id and the rule broken."""
 
-    def __init__(self, action_id: int | None, reason: str) -> None:
+    def __init__(self, action_id: int | None, reason: str, rule: str = "") -> None:
         super().__init__(f"action {action_id}: {reason}")
+        self.rule = rule
         self.action_id = action_id
         self.reason = reason
 
@@ -178,7 +337,7 @@ def action_index(export: Export, action_id: int) -> int:
     for i, a in enumerate(export.actions):
         if a.id == action_id:
             return i
-    raise ExportError(f"the export has no action {action_id}")
+    raise ExportError(f"the export has no action {action_id}", "argument.action_id")
 
 
 def replay_iter(
@@ -199,7 +358,7 @@ def replay_iter(
         try:
             game.process(action, atomic=False, history=i in targets)
         except GameError as exc:
-            raise ReplayError(action.id, str(exc)) from None
+            raise ReplayError(action.id, str(exc), exc.rule) from None
         yield i, action, game
         if until is not None and action.id == until:
             return

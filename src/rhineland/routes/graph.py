@@ -21,20 +21,29 @@ may not reuse any track, not even a junction edge) and one unit per
 node-to-node path.  Units are small ints.
 
 The graph depends on the tiles only (not on tokens), so it is cached on the
-board object, checked against :attr:`Board.version` and rebuilt only when a
-tile changed (a token move bumps the version but keeps the graph); what depends on
-the entity (blocked cities, token cities) is computed per call by
+board object and checked against :attr:`Board.version`; what depends on the
+entity (blocked cities, token cities) is computed per call by
 :mod:`rhineland.routes.engine`.
+
+*Incremental update*: a tile lay changes the track on one hex, and only the
+walks that entered that hex (or tried to: a walk ends at a hex without track)
+can change.  Every node therefore keeps its *reach*, the hexes its walks
+entered or tried to enter; when tiles changed, :func:`track_graph` walks again
+only from the nodes on the changed hexes and the nodes whose reach holds one,
+keeps every other node's segments (renumbered when the node ids moved), and
+gives exactly the graph a build from scratch gives (node ids, segment order).
+A token move bumps the version but changes no tile: the graph is kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from rhineland.board.board import Board, PlacedTile
 from rhineland.board.mapspec import MapSpec
-from rhineland.board.tiles import Node, Tile
+from rhineland.board.tiles import Node
+from rhineland.board.upgrades import TileGeometry
 
 _UNITS_PER_HEX = 32  # 6 edge units + up to 26 node-to-node paths per hex
 
@@ -105,7 +114,11 @@ class TrackGraph:
     ``nodes[i]`` is the node with id ``i``; ``by_name`` maps ``"<hex>-<part>"``
     to the node; ``out[i]`` lists the segments leaving node ``i``;
     ``by_hexes`` maps a hex sequence (an export chain) to the segments walking
-    exactly those hexes.  Built by :func:`track_graph`.
+    exactly those hexes; ``reach[i]`` the hexes node ``i``'s walks entered or
+    tried to enter (what a tile change must touch to change ``out[i]``);
+    ``node_ids`` the node id by ``(hex, part)``.
+    ``tiles`` are the tiles the graph was built for.  Built by
+    :func:`track_graph`; never mutated once built (board clones share it).
     """
 
     version: int
@@ -115,6 +128,8 @@ class TrackGraph:
     by_hex: dict[str, list[RevenueNode]] = field(default_factory=dict)
     out: list[list[Segment]] = field(default_factory=list)
     by_hexes: dict[tuple[str, ...], list[Segment]] = field(default_factory=dict)
+    reach: list[frozenset[str]] = field(default_factory=list)
+    node_ids: dict[tuple[str, int], int] = field(default_factory=dict)
 
 
 def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
@@ -126,73 +141,31 @@ def unit_hexes(board: Board, units: Iterable[int]) -> list[str]:
 def track_graph(board: Board) -> TrackGraph:
     """The track graph of ``board``'s current tiles, cached on the board by version.
 
-    The cache lives in ``board.route_cache`` and is replaced as soon as
-    ``board.version`` differs from the cached graph's.  Pure function of the
-    tiles; raises nothing for a well-formed board.
+    The cache lives in ``board.route_cache``.  When ``board.version`` moved on,
+    the cached graph is kept if no tile changed, else updated from it (module
+    docstring: only the walks a changed hex touches are walked again).  Pure
+    function of the tiles; raises nothing for a well-formed board.
     """
     cached = board.route_cache
     if isinstance(cached, TrackGraph):
         if cached.version == board.version:
             return cached
-        # a token move bumps the version too: reuse the graph while no tile changed
-        placed = board.tiles
-        if all(placed[h] is t for h, t in cached.tiles.items()):
-            # never mutate a cached graph: clones of the board may share it
-            graph = replace(cached, version=board.version)
-            board.route_cache = graph
-            return graph
-    graph = _build(board)
+        old_tiles = cached.tiles
+        changed = {h for h, t in board.tiles.items() if old_tiles.get(h) is not t}
+        # never mutate a cached graph: clones of the board may share it
+        graph = (
+            _derive(board, cached, changed) if changed else replace(cached, version=board.version)
+        )
+    else:
+        graph = build_track_graph(board)
     board.route_cache = graph
     return graph
 
 
-@dataclass(frozen=True, slots=True)
-class _TileTrack:
-    """A tile's rotated track as lookup tables (built once per tile and rotation).
-
-    ``ends[i]``: the two endpoints of path ``i`` (edge int or node part as
-    ``-1 - part``); ``edges[i]``: its edges; ``at_edge``/``at_node``: path
-    indices touching an edge / a node part; ``terminal``/``gauge`` per path.
-    """
-
-    ends: tuple[tuple[int, int], ...]
-    edges: tuple[tuple[int, ...], ...]
-    at_edge: dict[int, tuple[int, ...]]
-    at_node: dict[int, tuple[int, ...]]
-    terminal: tuple[bool, ...]
-    gauge: tuple[str, ...]
-
-
-_TRACK_CACHE: dict[tuple[int, int], tuple[Tile, _TileTrack]] = {}
-
-
-def _tile_track(tile: Tile, rotation: int) -> _TileTrack:
-    key = (id(tile), rotation)
-    hit = _TRACK_CACHE.get(key)
-    if hit is not None and hit[0] is tile:
-        return hit[1]
-    ps = tile.rotated_paths(rotation)
-
-    def code(end: int | str) -> int:
-        return end if isinstance(end, int) else -1 - int(end[1:])
-
-    at_edge: dict[int, list[int]] = {}
-    at_node: dict[int, list[int]] = {}
-    for i, p in enumerate(ps):
-        for e in p.edges():
-            at_edge.setdefault(e, []).append(i)
-        for n in p.nodes():
-            at_node.setdefault(n, []).append(i)
-    track = _TileTrack(
-        ends=tuple((code(p.a), code(p.b)) for p in ps),
-        edges=tuple(p.edges() for p in ps),
-        at_edge={e: tuple(v) for e, v in at_edge.items()},
-        at_node={n: tuple(v) for n, v in at_node.items()},
-        terminal=tuple(bool(p.terminal) for p in ps),
-        gauge=tuple(p.gauge for p in ps),
-    )
-    _TRACK_CACHE[key] = (tile, track)  # the tile is kept alive, so its id stays unique
-    return track
+def build_track_graph(board: Board) -> TrackGraph:
+    """The track graph of ``board``'s tiles built from scratch (no cache used or
+    stored); :func:`track_graph` gives a graph equal to it."""
+    return _derive(board, None, set(board.tiles))
 
 
 _CROSSINGS: dict[int, tuple[MapSpec, dict[str, dict[int, str]], dict[str, int]]] = {}
@@ -212,58 +185,180 @@ def _crossings(spec: MapSpec) -> tuple[dict[str, dict[int, str]], dict[str, int]
     return cross, index
 
 
-def _build(board: Board) -> TrackGraph:
-    cross, hex_index = _crossings(board.spec)
-    graph = TrackGraph(version=board.version, tiles=dict(board.tiles))
-    track: dict[str, _TileTrack] = {}
-    for h, placed in board.tiles.items():
-        if placed.tile.paths:
-            track[h] = _tile_track(placed.tile, placed.rotation)
+def _hex_nodes(h: str, placed: PlacedTile, first_id: int) -> list[RevenueNode]:
+    """The revenue nodes of the tile on ``h``, numbered from ``first_id``.
 
-    node_ids: dict[tuple[str, int], int] = {}
-    for h, placed in board.tiles.items():
-        tile = placed.tile
-        if not tile.nodes:
+    A hidden node no track reaches is left out; a node is terminal when it is
+    an offboard or a terminal path reaches it.
+    """
+    tile = placed.tile
+    g = placed.geometry
+    out: list[RevenueNode] = []
+    for tn in tile.nodes:
+        touching = g.node_paths.get(tn.part, ())
+        if not touching and tn.hidden:
             continue
-        tt = track.get(h)
-        cities = [n.part for n in tile.nodes if n.is_city]
-        for tn in tile.nodes:
-            touching = tt.at_node.get(tn.part, ()) if tt else ()
-            if not touching and tn.hidden:
-                continue
-            terminal = tn.is_offboard or any(tt.terminal[i] for i in touching if tt)
-            rn = RevenueNode(
-                id=len(graph.nodes),
+        out.append(
+            RevenueNode(
+                id=first_id + len(out),
                 hex=h,
                 part=tn.part,
                 node=tn,
-                city_index=cities.index(tn.part) if tn.is_city else None,
-                terminal=terminal,
+                city_index=g.cities.index(tn.part) if tn.is_city else None,
+                terminal=tn.is_offboard or any(g.paths[i].terminal for i in touching),
                 tile_color=tile.color,
                 name=f"{h}-{tn.part}",
             )
-            node_ids[(h, tn.part)] = rn.id
-            graph.nodes.append(rn)
+        )
+    return out
+
+
+def _derive(board: Board, old: TrackGraph | None, changed: set[str]) -> TrackGraph:
+    """The graph of ``board``: from scratch (``old`` None), or ``old`` updated for
+    the ``changed`` hexes (module docstring)."""
+    if old is not None:
+        rows = {h: _hex_nodes(h, board.tiles[h], 0) for h in changed}
+        if all(len(rows[h]) == len(old.by_hex.get(h, ())) for h in changed):
+            return _update_in_place(board, old, rows)
+    graph = TrackGraph(version=board.version, tiles=dict(board.tiles))
+    nodes = graph.nodes
+    old_id: list[int | None] = []  # new id -> old id, None for a node walked again
+    renumber: dict[int, int] = {}  # old id -> new id, where it moved
+    old_by_hex = old.by_hex if old is not None else {}
+    for h, placed in board.tiles.items():
+        if h in changed:
+            if not placed.tile.nodes:
+                continue
+            row = _hex_nodes(h, placed, len(nodes))
+            if not row:
+                continue
+            old_id.extend([None] * len(row))
+        else:
+            row = old_by_hex.get(h, [])
+            if not row:
+                continue
+            old_id.extend([rn.id for rn in row])
+            if row[0].id != len(nodes):
+                moved = [replace(rn, id=len(nodes) + k) for k, rn in enumerate(row)]
+                renumber.update((rn.id, new.id) for rn, new in zip(row, moved, strict=True))
+                row = moved
+        nodes.extend(row)
+        graph.by_hex[h] = row
+        for rn in row:
             graph.by_name[rn.name] = rn
-            graph.by_hex.setdefault(h, []).append(rn)
-    graph.out = [[] for _ in graph.nodes]
+            graph.node_ids[(h, rn.part)] = rn.id
+    walker = _Walker(board, graph.node_ids)
+    for rn, was in zip(nodes, old_id, strict=True):
+        if was is not None and old is not None and changed.isdisjoint(old.reach[was]):
+            segs = old.out[was]
+            if renumber:
+                segs = [_renumbered(s, renumber) for s in segs]
+            graph.out.append(segs)
+            graph.reach.append(old.reach[was])
+        else:
+            segs, reach = walker.segments_from(rn)
+            graph.out.append(segs)
+            graph.reach.append(reach)
+    for segs in graph.out:
+        for seg in segs:
+            graph.by_hexes.setdefault(seg.hexes, []).append(seg)
+    return graph
 
-    hexes: list[str] = []
-    steps: list[tuple[str, int]] = []
-    edges: list[tuple[str, int]] = []
-    units: set[int] = set()
-    gauges: list[str] = []
 
-    def walk(start: int, h: str, path_i: int, came_from: int) -> Iterator[Segment]:
-        """Follow path ``path_i`` of hex ``h`` entered at end ``came_from``; yield segments."""
-        tt = track[h]
-        a, b = tt.ends[path_i]
+def _update_in_place(
+    board: Board, old: TrackGraph, rows: dict[str, list[RevenueNode]]
+) -> TrackGraph:
+    """``old`` updated where every changed hex keeps its number of nodes (so no id
+    moves): the changed hexes' nodes take their predecessors' ids, and only the
+    nodes whose reach holds a changed hex are walked again."""
+    graph = TrackGraph(
+        version=board.version,
+        tiles=dict(board.tiles),
+        nodes=list(old.nodes),
+        by_name=dict(old.by_name),
+        by_hex=dict(old.by_hex),
+        out=list(old.out),
+        by_hexes=dict(old.by_hexes),
+        reach=list(old.reach),
+        node_ids=dict(old.node_ids),
+    )
+    for h, row in rows.items():
+        if not row:
+            continue
+        first = old.by_hex[h][0].id
+        for prev in old.by_hex[h]:
+            del graph.by_name[prev.name]
+            del graph.node_ids[(h, prev.part)]
+        row = [replace(rn, id=first + k) for k, rn in enumerate(row)]
+        graph.by_hex[h] = row
+        for rn in row:
+            graph.nodes[rn.id] = rn
+            graph.by_name[rn.name] = rn
+            graph.node_ids[(h, rn.part)] = rn.id
+    changed = rows.keys()
+    again = [i for i, reach in enumerate(old.reach) if not changed.isdisjoint(reach)]
+    if not again:
+        return graph
+    walker = _Walker(board, graph.node_ids)
+    starts = {graph.nodes[i].hex for i in again}
+    for h in starts:  # every chain from these hexes is listed again below
+        for rn in old.by_hex.get(h, ()):
+            for seg in old.out[rn.id]:
+                graph.by_hexes.pop(seg.hexes, None)
+    for i in again:
+        graph.out[i], graph.reach[i] = walker.segments_from(graph.nodes[i])
+    for h in starts:
+        for rn in graph.by_hex[h]:
+            for seg in graph.out[rn.id]:
+                graph.by_hexes.setdefault(seg.hexes, []).append(seg)
+    return graph
+
+
+def _renumbered(seg: Segment, renumber: dict[int, int]) -> Segment:
+    a = renumber.get(seg.a, seg.a)
+    b = renumber.get(seg.b, seg.b)
+    if a == seg.a and b == seg.b:
+        return seg
+    return Segment(a, b, seg.hexes, seg.steps, seg.edges, seg.units, seg.gauges)
+
+
+class _Walker:
+    """Walks the segments leaving one node (depth first, no track unit used twice)."""
+
+    def __init__(self, board: Board, node_ids: dict[tuple[str, int], int]) -> None:
+        self.cross, self.hex_index = _crossings(board.spec)
+        self.tiles = board.tiles
+        self.node_ids = node_ids
+        self.hexes: list[str] = []
+        self.steps: list[tuple[str, int]] = []
+        self.edges: list[tuple[str, int]] = []
+        self.units: set[int] = set()
+        self.gauges: list[str] = []
+        self.reach: set[str] = set()
+        self.found: list[Segment] = []
+
+    def segments_from(self, rn: RevenueNode) -> tuple[list[Segment], frozenset[str]]:
+        """The segments leaving ``rn`` in walk order, and the hexes the walks reached."""
+        self.reach = {rn.hex}
+        self.found = []
+        g = self.tiles[rn.hex].geometry
+        for path_i in g.node_paths.get(rn.part, ()):
+            self.hexes[:] = [rn.hex]
+            self.walk(rn.id, rn.hex, g, path_i, -1 - rn.part)
+        return self.found, frozenset(self.reach)
+
+    def walk(self, start: int, h: str, g: TileGeometry, path_i: int, came_from: int) -> None:
+        """Follow path ``path_i`` of hex ``h`` entered at end ``came_from``; the
+        segments completed go to ``found``."""
+        units = self.units
+        steps = self.steps
+        a, b = g.ends[path_i]
         other = b if a == came_from else a
-        base = hex_index[h] * _UNITS_PER_HEX
+        base = self.hex_index[h] * _UNITS_PER_HEX
         added: list[int] = []
-        path_edges = tt.edges[path_i]
-        if path_edges:
-            for e in path_edges:
+        path = g.paths[path_i]
+        if path.edges:
+            for e in path.edges:
                 if base + e not in units:
                     units.add(base + e)
                     added.append(base + e)
@@ -271,49 +366,38 @@ def _build(board: Board) -> TrackGraph:
             units.add(base + 6 + path_i)
             added.append(base + 6 + path_i)
         steps.append((h, path_i))
-        gauges.append(tt.gauge[path_i])
-        try:
-            if other < 0:  # reached a node
-                end = node_ids.get((h, -1 - other))
-                if end is not None and end != start:
-                    yield Segment(
+        self.gauges.append(path.gauge)
+        if other < 0:  # reached a node
+            end = self.node_ids.get((h, -1 - other))
+            if end is not None and end != start:
+                self.found.append(
+                    Segment(
                         start,
                         end,
-                        tuple(hexes),
+                        tuple(self.hexes),
                         tuple(steps),
-                        tuple(edges),
+                        tuple(self.edges),
                         frozenset(units),
-                        frozenset(gauges),
+                        frozenset(self.gauges),
                     )
-                return
-            nh = cross[h].get(other)
-            if nh is None or nh not in track:
-                return
-            ne = (other + 3) % 6
-            if hex_index[nh] * _UNITS_PER_HEX + ne in units:
-                return
-            edges.append((h, other))
-            edges.append((nh, ne))
-            hexes.append(nh)
-            for nxt in track[nh].at_edge.get(ne, ()):
-                if (nh, nxt) not in steps:
-                    yield from walk(start, nh, nxt, ne)
-            hexes.pop()
-            edges.pop()
-            edges.pop()
-        finally:
-            steps.pop()
-            gauges.pop()
-            for u in added:
-                units.discard(u)
-
-    for rn in graph.nodes:
-        tt = track.get(rn.hex)
-        if tt is None:
-            continue
-        for path_i in tt.at_node.get(rn.part, ()):
-            hexes[:] = [rn.hex]
-            for seg in walk(rn.id, rn.hex, path_i, -1 - rn.part):
-                graph.out[rn.id].append(seg)
-                graph.by_hexes.setdefault(seg.hexes, []).append(seg)
-    return graph
+                )
+        else:
+            nh = self.cross[h].get(other)
+            if nh is not None:
+                self.reach.add(nh)
+                ng = self.tiles[nh].geometry
+                ne = (other + 3) % 6
+                if ng.paths and self.hex_index[nh] * _UNITS_PER_HEX + ne not in units:
+                    self.edges.append((h, other))
+                    self.edges.append((nh, ne))
+                    self.hexes.append(nh)
+                    for nxt in ng.edge_paths.get(ne, ()):
+                        if (nh, nxt) not in steps:
+                            self.walk(start, nh, ng, nxt, ne)
+                    self.hexes.pop()
+                    self.edges.pop()
+                    self.edges.pop()
+        steps.pop()
+        self.gauges.pop()
+        for u in added:
+            units.discard(u)

@@ -19,7 +19,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, BuyShares, BuyTrain, LayTile, RunRoutes, SellShares
+from rhineland.engine.actions import (
+    Action,
+    BuyShares,
+    BuyTrain,
+    EntityType,
+    LayTile,
+    RunRoutes,
+    SellShares,
+)
 from rhineland.engine.entities import MARKET
 from rhineland.errors import GameError
 
@@ -85,7 +93,7 @@ class RouteChoice:
     action (searched on demand); any valid route set is accepted (:meth:`contains`)."""
 
     entity: str
-    entity_type: str
+    entity_type: EntityType
 
     @property
     def type(self) -> str:
@@ -97,8 +105,8 @@ class RouteChoice:
         from rhineland.routes.search import best_routes
 
         found = best_routes(game, self.entity)
-        return RunRoutes(entity=self.entity, entity_type=self.entity_type,
-                         routes=tuple(found.to_export()))
+        routes: Any = tuple(found.to_export())
+        return RunRoutes(entity=self.entity, entity_type=self.entity_type, routes=routes)
 
     def contains(self, action: Action, game: Game) -> bool:
         """Whether ``action`` runs this entity's trains on routes the rules accept."""

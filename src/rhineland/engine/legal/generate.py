@@ -13,7 +13,7 @@ the legal ones (checked against the reference engine): they are not tried.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from rhineland.engine.actions import (
     Action,
@@ -23,6 +23,7 @@ from rhineland.engine.actions import (
     BuyTrain,
     DiscardTrain,
     Dividend,
+    EntityType,
     LayTile,
     Par,
     Pass,
@@ -49,11 +50,11 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.operating import OperatingRound
     from rhineland.engine.rounds.stock import StockRound
 
-DIVIDEND_KINDS = ("payout", "withhold", "half")
+DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
 """Every dividend kind an action may name; the title's rules accept some of them."""
 
 
-def entity_type(entity: Any) -> str:
+def entity_type(entity: Any) -> EntityType:
     """The export's ``entity_type`` of a player, corporation, minor or private company."""
     if isinstance(entity, Player):
         return "player"
@@ -261,9 +262,10 @@ def operating_candidates(game: Game, rnd: OperatingRound) -> list[Candidate]:
     step = rnd.step_name(game)
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
-    if step == "discard_train":
-        out.extend(DiscardTrain(entity=sym, entity_type=etype, train=t.id)
-                   for t in entity.trains)
+    if step == "discard_train":  # every company over its limit may discard, in any order
+        for over in [game.title.operator(game, s) for s in rnd.pending_discards]:
+            out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over), train=t.id)
+                       for t in over.trains)
     elif step == "track":
         out.extend(Listed(lay_action(game, entity, lay)) for lay in game.legal_tile_lays())
         out.append(Pass(entity=sym, entity_type=etype))

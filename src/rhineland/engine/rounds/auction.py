@@ -5,10 +5,13 @@ price (a ``bid`` at that price), bids on another item (at least its face value
 plus the minimum increment, or the highest bid on it plus the increment; a
 player's open bids may not exceed their cash), or passes.  When the cheapest
 item is sold, the next cheapest is resolved at once if it has bids: a single
-bidder buys at their bid, several bidders auction it among themselves (raise
-or drop out).  When every player passes in a row, the cheapest item's price
-drops by the increment (down to 0, when it must be taken).  Source: 18Rhl
-seed ``000`` ("Stock round 1: first the initial packet"), oracle traces.
+bidder buys at their bid, several bidders auction it among themselves: the
+lowest bidder raises above the highest bid or drops out, until one is left.
+When every player passes in a row, the cheapest item's price drops by the
+increment (at 0 the next player takes it); once the cheapest of the packet is
+sold, the privates pay their income instead.  Source: 18Rhl
+seed ``000`` ("Stock round 1: first the initial packet"), oracle traces, the
+reference's waterfall auction (the lowest bidder acts).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ class WaterfallAuction(Round):
     def __init__(self, turn: int, items: list[tuple[str, int]], increment: int) -> None:
         super().__init__(turn)
         self.items = [_Item(sym, value) for sym, value in items]
+        self.first_sym = self.items[0].sym if self.items else ""
         self.increment = increment
         self.current: int | None = None
         self.passes = 0
@@ -173,19 +177,32 @@ class WaterfallAuction(Round):
         game.add_log(f"{player.name} bids {price}M for {item.sym}")
 
     def _process_pass(self, game: Game, player: Player) -> None:
-        cheapest = self.cheapest()
-        assert cheapest is not None
-        if cheapest.price == 0 and not cheapest.bids:
-            raise GameError(
-                f"{cheapest.sym} is free now and must be taken", "auction.must_take"
-            )
         game.add_log(f"{player.name} passes")
         self.passes += 1
         self.current = game.next_player(player).id
         if self.passes >= len(game.seat_order()):
             self.passes = 0
-            cheapest.discount += game.title.auction_price_drop(game, cheapest.sym)
-            game.add_log(f"{cheapest.sym}'s price drops to {cheapest.price}M")
+            self._all_passed(game)
+
+    def _all_passed(self, game: Game) -> None:
+        """Every player passed in a row.  While the first item (the cheapest of the
+        packet) is unsold its price drops; at 0M the next player takes it for free and
+        the turn goes on after them.  Once it is sold, the privates sold so far pay
+        their income instead, as in an operating round (the reference engine)."""
+        first = self.items[0]
+        if first.sym != self.first_sym:
+            game.add_log("Everyone passed: the private companies pay their income")
+            game.title.pay_private_income(game)
+            return
+        first.discount += game.title.auction_price_drop(game, first.sym)
+        game.add_log(f"{first.sym}'s price drops to {first.price}M")
+        if first.price > 0:
+            return
+        assert self.current is not None
+        taker = game.player(self.current)
+        self.resume = game.next_player(taker).id
+        self._sell(game, first, taker, 0)
+        self._resolve(game)
 
     def _process_auction(self, game: Game, player: Player, action: Action) -> None:
         item = self.auction
@@ -210,15 +227,13 @@ class WaterfallAuction(Round):
             self._sell(game, item, game.player(winner), price)
             self._resolve(game)
             return
-        self.auction_turn = self._next_bidder(game, player.id, item)
+        self.auction_turn = self._lowest_bidder(item)
 
-    def _next_bidder(self, game: Game, after: int, item: _Item) -> int:
-        p = game.player(after)
-        for _ in range(len(game.state.players)):
-            p = game.next_player(p)
-            if p.id in item.bids:
-                return p.id
-        return after
+    @staticmethod
+    def _lowest_bidder(item: _Item) -> int:
+        """Who acts in an auction: the bidder whose bid is now the lowest (each bid
+        tops the highest, so bids never tie); they raise or drop out."""
+        return min(item.bids, key=lambda pid: item.bids[pid])
 
     def _sell(self, game: Game, item: _Item, player: Player, price: int) -> None:
         self.items.remove(item)
@@ -242,8 +257,7 @@ class WaterfallAuction(Round):
                 self._sell(game, item, game.player(winner), price)
                 continue
             self.auction = item
-            high = max(item.bids, key=lambda pid: (item.bids[pid], -pid))
-            self.auction_turn = self._next_bidder(game, high, item)
+            self.auction_turn = self._lowest_bidder(item)
             return
         if self.pending_par is None:
             self.current = self.resume if self.resume is not None else self.current

@@ -7,6 +7,12 @@ nothing to decide is skipped: no token step without a tokenable city, no
 route/dividend step without trains (a skipped dividend is a withhold of 0M),
 no train buying without room under the limit or without cash.  Title hooks
 add steps (18Rhl special token, discards after a phase change) and rules.
+
+Beside these blocking steps, the title's open steps
+(:meth:`~rhineland.engine.rules_operating.OperatingRules.operating_open_steps`,
+:class:`rhineland.engine.steps.Step` with ``blocks = False``) take their
+action at any point of the turn without moving it on; after one, the current
+step goes on if it still has a decision, else the turn moves on.
 """
 
 from __future__ import annotations
@@ -171,6 +177,11 @@ class OperatingRound(Round):
         entity = self.current_entity(game)
         if entity is None:
             raise GameError("the operating round is over", "or.finished")
+        for open_step in game.title.operating_open_steps(game, entity):
+            if open_step.takes(game, self, entity, action):
+                open_step.process(game, self, entity, action)
+                self.resume(game, entity)
+                return
         if game.title.process_operating_action(game, self, entity, action):
             return
         step = self.step
@@ -229,13 +240,16 @@ class OperatingRound(Round):
         )
 
     def _discard(self, game: Game, action: Action) -> None:
-        sym = self.pending_discards[0]
+        """A discard by any entity over its train limit, in any order (the first one
+        is shown as current); nothing else happens until all are within it."""
+        if not isinstance(action, DiscardTrain) or action.entity not in self.pending_discards:
+            who = " or ".join(self.pending_discards)
+            raise GameError(f"{who} must discard a train first", "train.discard")
+        sym = str(action.entity)
         entity: Corporation | Minor = game.title.operator(game, sym)
-        if not isinstance(action, DiscardTrain) or action.entity != sym:
-            raise GameError(f"{sym} must discard a train first", "train.discard")
         game.title.discard_train(game, entity, action.train)
         if not game.title.over_train_limit(game, entity):
-            self.pending_discards.pop(0)
+            self.pending_discards.remove(sym)
         if not self.pending_discards and self.deferred_start:
             self.deferred_start = False
             self._start_entity(game)

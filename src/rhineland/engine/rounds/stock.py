@@ -94,13 +94,20 @@ class StockRound(Round):
         else:
             raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
 
-    def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True) -> None:
-        """Hand the turn to the next player; end the round after a full lap of passes."""
+    def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True,
+                 for_priority: bool = True) -> None:
+        """Hand the turn to the next player; end the round after a full lap of passes.
+
+        A turn in which the player acted makes them the last to act (the priority deal
+        goes to the next player); with ``for_priority`` False nobody is (the first player
+        in order holds the priority deal: 1893's FdSD exchange, made by the private,
+        which is closed by it).
+        """
         if passed and not self.sold_this_turn and not self.bought_this_turn:
             self.passes += 1
         else:
             self.passes = 0
-            self.last_to_act = player.id
+            self.last_to_act = player.id if for_priority else None
         game.title.after_stock_turn(game, self, player)
         self.bought_this_turn = False
         self.sold_this_turn = []
@@ -136,12 +143,15 @@ class StockRound(Round):
         per turn, no buy-back after a sale this round, cash, certificate limit,
         holding limit.  Raises ``GameError`` (``"stock.one_buy"``,
         ``"stock.buy_after_sell"``, ``"stock.cash"``, ``"stock.cert_limit"``,
-        ``"stock.holding_limit"``)."""
+        ``"stock.holding_limit"``).  Where the title lifts the limits for this buy
+        (:meth:`~rhineland.engine.rules_stock.StockRules.buy_limits_apply`), only one buy
+        per turn and cash are checked."""
         if self.bought_this_turn:
             raise GameError(
                 f"{player.name} has already bought a certificate this turn", "stock.one_buy"
             )
-        if corp.sym in self.sold.get(player.id, set()):
+        limits = game.title.buy_limits_apply(game, player, corp)
+        if limits and corp.sym in self.sold.get(player.id, set()):
             raise GameError(
                 f"{player.name} sold {corp.sym} this round and may not buy it back",
                 "stock.buy_after_sell",
@@ -152,6 +162,8 @@ class StockRound(Round):
                 f"{price}M",
                 "stock.cash",
             )
+        if not limits:
+            return
         limit = game.title.cert_limit(game)
         if self.cert_count(game, player) + len(certs) > limit:
             raise GameError(

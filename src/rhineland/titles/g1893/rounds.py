@@ -176,8 +176,11 @@ class ForcedAuction(Round):
         self.index = (self.index + 1) % len(order)
 
     def _next(self, game: Game) -> None:
+        """Hand the offer on: players who cannot pay the price pass at once; when all
+        have passed the price drops 10M and the offer goes round again, until someone
+        can buy it or it reaches half its face value (then :meth:`_force`)."""
         order = game.seat_order()
-        for _ in range(len(order) + 1):
+        while True:
             if len(self.passes) >= len(order):
                 half = game.private(str(self.item)).spec.value // 2
                 if half >= self.price(game):  # at half the face value (or below) someone must buy

@@ -23,12 +23,14 @@ from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.steps import BUY_EVA_FROM_PLAYER
 from rhineland.titles.g1893.stock import CologneStock
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.engine.steps import Step
 
 
 class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
@@ -90,7 +92,6 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             return OperatingRound(rnd.turn, 1)
         if rnd.kind == "Stock":
             st.extra["or_count"] = game.phase.operating_rounds
-            self.end_of_stock_round_fdsd(game)
             if hgk_floated:
                 return OperatingRound(rnd.turn, 1)
             st.extra["after_merger"] = "or1"
@@ -158,6 +159,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         super().start_operating_round(game, rnd)
         game.state.extra["traded_in"] = []
         game.state.extra["first_sr_passers"] = []
+
+    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """EVA may be bought from another player at any point of the turn."""
+        return (BUY_EVA_FROM_PLAYER,)
 
     def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
         """1893: minors lay track but place no token and pay half (seed 001, "Minor companies").
@@ -274,14 +279,30 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         self.after_train_bought(game, rnd, entity, new)
 
     def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
-        """A trainless minor's owner pays what the minor lacks."""
-        if isinstance(entity, Minor) and price > entity.cash and not entity.trains:
-            owner = game.player(int(entity.owner)) if entity.owner is not None else None
-            need = price - entity.cash
-            if owner is None or owner.cash < need:
-                raise GameError(f"{entity.sym} and its owner cannot pay {price}M", "train.cash")
-            game.pay(owner, entity, need)
+        """A trainless minor's owner pays what the minor lacks (:meth:`assist_minor`)."""
+        self.assist_minor(game, entity, price)
         super().pay_for_train(game, entity, price)
+
+    def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
+        """A trainless minor's owner also adds what it lacks for another company's train
+        (:meth:`assist_minor`); otherwise as the default."""
+        if not self.assist_minor(game, entity, price):
+            super().emergency_from_other(game, entity, train, price)
+
+    def assist_minor(self, game: Game, entity: Any, price: int) -> bool:
+        """A minor without trains short of ``price`` (M) gets the rest from its owner, for
+        any train it buys (from the depot or another company; the reference engine's
+        president-assisted buy); True when the owner paid.  Raises ``GameError``
+        (``"train.cash"``) when minor and owner together have less than ``price``."""
+        if not isinstance(entity, Minor) or price <= entity.cash or entity.trains:
+            return False
+        owner = game.player(int(entity.owner)) if entity.owner is not None else None
+        need = price - entity.cash
+        if owner is None or owner.cash < need:
+            raise GameError(f"{entity.sym} and its owner cannot pay {price}M", "train.cash")
+        game.pay(owner, entity, need)
+        game.add_log(f"{owner.name} adds {need}M to {entity.sym}'s train")
+        return True
 
     def train_event(self, game: Game, rnd: Any, event: str, train: Any) -> None:
         """1893's train events (reference facts, trains.events)."""

@@ -27,10 +27,14 @@ from rhineland.titles.g1893.constants import (
     PRIVATES,
     is_bond,
 )
+from rhineland.titles.g1893.steps import EVA_MIN_PRICE
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
+
+BONDS = "AdSK"
+"""The bonds' key in a stock round's record of what each player sold (``rnd.sold``)."""
 
 
 class CologneStock(Title):
@@ -111,6 +115,13 @@ class CologneStock(Title):
                 passers.append(action.entity)
         return False
 
+    def buy_limits_apply(self, game: Game, player: Player, corp: Corporation) -> bool:
+        """FdSD's owner buys (or pars) RAG free of the certificate limit, the holding
+        limit and the no-buy-back rule while FdSD is open: the reference engine accepts
+        any RAG certificate FdSD's owner can pay for (its exchange shortcut; released g23
+        #248: 1001 at 9/9 certificates buys RAG_8)."""
+        return not (corp.sym == "RAG" and self.owns_fdsd(game, player.id))
+
     def owns_fdsd(self, game: Game, pid: Any) -> bool:
         """Whether player ``pid`` owns the open FdSD private."""
         fdsd = game.private("FdSD")
@@ -146,10 +157,21 @@ class CologneStock(Title):
     ) -> None:
         """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
 
-        One buy per turn.  Raises ``GameError`` [``stock.company``, ``stock.one_buy``,
-        ``stock.company_price``, ``stock.cash``, ``draft.cash``].
+        One buy per turn, none for a player who passed in the draft or earlier in SR 1; a
+        package item or bond only under the certificate limit (privates and bonds count
+        toward it), and no bond after selling one in the same round (reference engine).
+        Raises ``GameError`` [``stock.passed``, ``stock.company``, ``stock.one_buy``,
+        ``stock.cert_limit``, ``stock.bond_buy_back``, ``stock.company_price``,
+        ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
+        if player.id in game.state.extra.get("first_sr_passers", []):
+            raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
+        if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
+            raise GameError(
+                f"{player.name} sold a bond this round and may not buy one back",
+                "stock.bond_buy_back",
+            )
         eva = game.private("EVA")
         if (
             sym == "EVA"
@@ -166,6 +188,13 @@ class CologneStock(Title):
             )
         if rnd.bought_this_turn:
             raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+        limit = self.cert_limit(game)
+        if rnd.cert_count(game, player) >= limit:
+            raise GameError(
+                f"{player.name} holds {limit} certificates (privates and bonds count), the "
+                "limit",
+                "stock.cert_limit",
+            )
         price = game.private(sym).spec.value
         if action.price != price:
             raise GameError(f"{sym} costs {price}M, not {action.price}M", "stock.company_price")
@@ -176,16 +205,19 @@ class CologneStock(Title):
     def buy_eva_from_player(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
-        """EVA is the only private that changes hands between players (seed 001); the
-        reference engine has the buyer pay its face value to the bank."""
+        """EVA is the only private that changes hands between players (seed 001); in a
+        stock round the buyer names a price from 1M to their cash and pays it to the bank
+        (reference engine; docs/rules-differences.md 1893 (g))."""
         eva = game.private("EVA")
-        price = eva.spec.value
-        if action.price != price:
-            raise GameError(f"EVA costs {price}M, not {action.price}M", "stock.company_price")
+        price = action.price
+        if not EVA_MIN_PRICE <= price <= player.cash:
+            raise GameError(
+                f"EVA's price must be between {EVA_MIN_PRICE}M and {player.name}'s "
+                f"{player.cash}M, not {price}M",
+                "stock.company_price",
+            )
         if rnd.bought_this_turn:
             raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
-        if player.cash < price:
-            raise GameError(f"{player.name} has {player.cash}M, EVA costs {price}M", "stock.cash")
         seller = game.player(int(eva.owner))  # type: ignore[arg-type]
         seller.companies.remove("EVA")
         game.pay(player, game.bank, price)
@@ -205,7 +237,8 @@ class CologneStock(Title):
     def sell_bond(self, game: Game, rnd: StockRound, player: Player, action: SellCompany) -> None:
         """Sell a bond back to the bank for its face value (100M); not in the first SR.
 
-        Selling comes before buying in a turn.  Raises ``GameError`` [``stock.sell_company``,
+        Selling comes before buying in a turn; the turn ends when the player can do nothing
+        more (as after a share sale).  Raises ``GameError`` [``stock.sell_company``,
         ``stock.sell_first_sr``, ``stock.sell_buy_order``].
         """
         sym = action.company
@@ -222,10 +255,17 @@ class CologneStock(Title):
         player.companies.remove(sym)
         game.add_log(f"{player.name} sells {sym} for {price}M")
         rnd.sold_this_turn.append(sym)
+        rnd.sold.setdefault(player.id, set()).add(BONDS)
         rnd.last_to_act = player.id
+        if not self.can_act_in_stock_round(game, rnd, player):
+            rnd.end_turn(game, player, passed=True)
 
     def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
-        """FdSD is exchanged for RAG shares from the market (20% if two are left)."""
+        """FdSD is exchanged for RAG shares from the market (20% if two are left).
+
+        The exchange is the turn's buy, made by the private (closed by it): in the
+        reference engine no player becomes the last to act, so the first player in order
+        holds the priority deal (generated2 g500 #26, g513 #31, g503 #62)."""
         fdsd = game.private("FdSD")
         if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
             raise GameError("only FdSD can be exchanged for RAG shares", "fdsd.exchange")
@@ -244,12 +284,15 @@ class CologneStock(Title):
         check_presidency(game, rag, player)
         self.check_float(game, rag)
         rnd.bought_this_turn = True
-        rnd.end_turn(game, player, passed=False)
+        rnd.end_turn(game, player, passed=False, for_priority=False)
 
     def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
-        """FdSD closes in the SR after the first 5-train, after a turn in which its owner
-        traded shares (the reference engine's timing, oracle g24 action 200; seed 001:
-        "closure is scheduled by the first 5-train"); otherwise at the end of that SR."""
+        """Once the first 5-train has scheduled its closing, FdSD closes after a
+        stock-round turn in which its owner traded shares (the reference engine's timing;
+        seed 001: "closure is scheduled by the first 5-train").  Passing or buying a
+        private does not close it, nor does the end of the round: it may stay open for
+        several rounds (g24 action 200 in the next SR; released g29: 5-train at #229, the
+        owner only passes in SR 7, FdSD closes at #326 in SR 8)."""
         traded = bool(rnd.sold_this_turn) or (
             rnd.bought_this_turn and rnd.last_buy_kind == "shares"
         )
@@ -257,14 +300,14 @@ class CologneStock(Title):
             self.close_private(game, game.private("FdSD"))
             game.state.extra["fdsd_to_close"] = False
 
-    def end_of_stock_round_fdsd(self, game: Game) -> None:
-        """Close FdSD at the end of the SR after the first 5-train, if still open.
-
-        docs/rules-differences.md 1893 (f).
-        """
-        if game.state.extra.get("fdsd_to_close"):
-            self.close_private(game, game.private("FdSD"))
-            game.state.extra["fdsd_to_close"] = False
+    def sr_order_leader(self, game: Game, rnd: StockRound) -> Player:
+        """The player whose turn it would be when the SR ended (after the last to pass)
+        leads the next order: the reference engine rotates to its round index.  It is
+        the player after the last to act, except after an FdSD exchange, which leaves
+        nobody as the last to act (generated2 g500 #26-#27)."""
+        if rnd.current is not None:
+            return game.player(rnd.current)
+        return super().sr_order_leader(game, rnd)
 
     def is_par_cell_for(self, game: Game, corp: Corporation, cell: Any) -> bool:
         """The ``par`` cells; the 120M cells are the merged corporations' start only."""
@@ -327,7 +370,10 @@ class CologneStock(Title):
         fdsd = game.private("FdSD")
         if fdsd.owner == player.id and not fdsd.closed:
             return True  # the FdSD exchange is always an option
-        offered = self.unsold_package(game) + self.next_bond(game)
-        if any(game.private(s).spec.value <= player.cash for s in offered):
+        offered = self.unsold_package(game)
+        if BONDS not in rnd.sold.get(player.id, set()):
+            offered += self.next_bond(game)
+        under_limit = rnd.cert_count(game, player) < self.cert_limit(game)
+        if under_limit and any(game.private(s).spec.value <= player.cash for s in offered):
             return True
         return super().can_buy_any(game, rnd, player)

@@ -33,8 +33,10 @@ class RhlLegal(Title):
             hex_id = rnd.turn_state["teleport"][1]
             placed = game.board.tile_at(hex_id)
             for city in placed.tile.cities:
+                ci = placed.tile.cities.index(city)
                 cands.append(PlaceToken(entity=entity.sym, entity_type=etype,
-                                        city=f"{placed.tile_id}-{city.part}"))
+                                        city=f"{placed.tile_id}-{city.part}",
+                                        slot=len(game.board.tokens_in(hex_id, ci))))
             cands.append(Pass(entity=entity.sym, entity_type=etype))
         elif step not in ("track", "discard_train") and any(
             p.owner in game.entity_owner_ids(entity) and not p.closed

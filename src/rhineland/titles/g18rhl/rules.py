@@ -154,6 +154,23 @@ class Rhl(RhlLegal, Title):
             return False
         return super().step_applicable(game, rnd, entity, step)
 
+    def can_buy_train(self, game: Game, entity: Any) -> bool:
+        """A corporation in receivership has the train step only with room and cash for
+        the cheapest train on offer: no president pays toward a train it must buy."""
+        if isinstance(entity, Corporation) and entity.receivership:
+            if len(entity.trains) >= self.train_limit(game, entity):
+                return False
+            return bool(entity.cash >= self.min_train_price(game, entity))
+        return super().can_buy_train(game, entity)
+
+    def check_may_pass_buy_train(self, game: Game, rnd: Any, entity: Any) -> None:
+        """A corporation in receivership may always pass its train buy (no president is
+        made to pay for a train it must have: the reference offers the pass), others as
+        the default."""
+        if isinstance(entity, Corporation) and entity.receivership:
+            return
+        super().check_may_pass_buy_train(game, rnd, entity)
+
     def sellable_value(self, game: Game, player: Player) -> int:
         """M a player could raise by selling every share the rules let them sell now."""
         total = 0
@@ -248,8 +265,14 @@ class Rhl(RhlLegal, Title):
 
     # -- private companies' map abilities -------------------------------------------------
     def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token)."""
-        if rnd.interrupt == "special_token":
+        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token).
+
+        The private lays stay open during the special-token step (the reference's
+        special-track step comes before it and never blocks): another private's lay
+        there leaves the token decision pending.
+        """
+        private_lay = isinstance(action, LayTile) and action.entity_type == "company"
+        if rnd.interrupt == "special_token" and not private_lay:
             self._special_token(game, rnd, entity, action)
             return True
         if isinstance(action, Bankrupt):
@@ -262,7 +285,7 @@ class Rhl(RhlLegal, Title):
             self.bankrupt(game, rnd, entity)
             rnd.end_turn_now(game, entity)
             return True
-        if not (isinstance(action, LayTile) and action.entity_type == "company"):
+        if not private_lay:
             return False
         private = game.private(str(action.entity))
         if private.closed or private.owner not in game.entity_owner_ids(entity):
@@ -288,6 +311,7 @@ class Rhl(RhlLegal, Title):
         if self._special_token_possible(game, entity, private.sym, action.hex):
             rnd.interrupt = "special_token"
         else:
+            rnd.interrupt = None
             self._end_teleport(game, rnd, entity)
         return True
 
@@ -297,12 +321,13 @@ class Rhl(RhlLegal, Title):
 
     def _special_token_possible(self, game: Game, entity: Any, private_sym: str,
                                 hex_id: str) -> bool:
+        """Whether the special-token step follows a teleport lay on ``hex_id``: the
+        company has a token left and none on that hex yet.  The step is entered even
+        when every slot is taken or the company cannot pay the token (it may then
+        only pass), as the reference engine does."""
         if not isinstance(entity, Corporation) or entity.tokens_left == 0:
             return False
-        if any(h == hex_id for h, _ in entity.tokens):
-            return False
-        # offered even when every slot is taken (the reference engine does so)
-        return self._special_token_price(entity, private_sym) <= entity.cash
+        return not any(h == hex_id for h, _ in entity.tokens)
 
     def _special_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
         private_sym, hex_id = rnd.turn_state["teleport"]
@@ -448,8 +473,9 @@ class Rhl(RhlLegal, Title):
                 )
 
     # -- stock round end and priority ------------------------------------------------------
-    def reorder_players(self, game: Game, rnd: StockRound) -> None:
-        """End of SR: each company floated this SR before phase 5 moves up a row, then priority.
+    def end_stock_round(self, game: Game, rnd: StockRound) -> None:
+        """End of SR: each company floated this SR before phase 5 moves up a row (in the
+        order they floated), then the sold-out rise and the priority deal (default).
 
         Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
         (h).  Priority to the richest player: docs/rules-differences.md (j).
@@ -458,7 +484,7 @@ class Rhl(RhlLegal, Title):
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)
         game.state.extra["newly_floated"] = []
-        super().reorder_players(game, rnd)
+        super().end_stock_round(game, rnd)
 
     def order_after_auction(self, game: Game, rnd: Round) -> None:
         """SR1 starts with the player with the most cash (seed 000; oracle traces)."""

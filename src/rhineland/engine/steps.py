@@ -1,0 +1,55 @@
+"""Declared steps: a round's unit of rules (docs: ``design.md``, "Steps, declared").
+
+A :class:`Step` says which action types it takes from an entity now
+(:meth:`Step.actions`), whether it blocks the round until it is resolved
+(:attr:`Step.blocks`), checks an action (:meth:`Step.check`, raising
+``GameError`` with the rule id, the state untouched) and applies it
+(:meth:`Step.apply`).
+
+The operating round asks its title for the turn's *open* steps
+(:meth:`rhineland.engine.rules_operating.OperatingRules.operating_open_steps`):
+non-blocking steps that take their action at any point of the operator's turn,
+beside the blocking track, token, route, dividend and train steps, without
+moving the turn on (e.g. 1893: a company's president buying EVA from another
+player).  Steps hold no state of their own (their state lives in the game or
+the round), so one instance serves every game.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rhineland.engine.actions import Action
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.base import Round
+
+
+class Step:
+    """One step of a round; subclasses set ``name`` and ``blocks`` and implement
+    :meth:`actions`, :meth:`check` and :meth:`apply`."""
+
+    name: ClassVar[str] = ""
+    blocks: ClassVar[bool] = True
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """The action types this step takes from ``entity`` now (empty: none)."""
+        return frozenset()
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """Whether ``action`` is for this step now: its type is one of
+        :meth:`actions` of the entity whose turn it is."""
+        return action.type in self.actions(game, rnd, entity)
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Raise ``GameError`` (with the rule id) unless ``action`` is legal now."""
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Apply a checked ``action``."""
+        raise NotImplementedError
+
+    def process(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Check, then apply ``action``."""
+        self.check(game, rnd, entity, action)
+        self.apply(game, rnd, entity, action)

@@ -1,0 +1,97 @@
+"""1893's declared steps (:class:`rhineland.engine.steps.Step`).
+
+:class:`BuyEvaFromPlayer`: during the whole of a company's OR turn (a
+non-blocking step beside track, token, route, dividend and trains), the
+operating minor or corporation may buy EVA for its owner or president from
+another player, at any price from 1M to what that player has (seed 001: EVA is
+the only private that changes hands between players; the reference engine's
+OR company-purchase step).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rhineland.engine.actions import Action, BuyCompany
+from rhineland.engine.entities import Player
+from rhineland.engine.steps import Step
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.base import Round
+
+EVA = "EVA"
+EVA_MIN_PRICE = 1
+
+
+def eva_seller(game: Game, buyer: Player) -> Player | None:
+    """The player ``buyer`` may buy EVA from: its owner, when EVA is open, owned by a
+    player and not by ``buyer``; else ``None``."""
+    eva = game.private(EVA)
+    if eva.closed or not isinstance(eva.owner, int) or eva.owner == buyer.id:
+        return None
+    return game.player(eva.owner)
+
+
+class BuyEvaFromPlayer(Step):
+    """The operator's owner/president buys EVA from another player (open all turn)."""
+
+    name: ClassVar[str] = "buy_company"
+    blocks: ClassVar[bool] = False
+
+    def buyer(self, game: Game, entity: Any) -> Player | None:
+        """The player who pays for and receives EVA: the operator's owner or president."""
+        owners = game.entity_owner_ids(entity)
+        return game.player(owners[0]) if owners else None
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """``buy_company`` while EVA can be bought from another player."""
+        buyer = self.buyer(game, entity)
+        if buyer is None or eva_seller(game, buyer) is None:
+            return frozenset()
+        return frozenset({BuyCompany.TYPE})
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The operator itself buys EVA, for 1M up to its president's cash.
+
+        Raises ``GameError`` [``turn.order``, ``or.buy_company``, ``or.company_price``].
+        """
+        assert isinstance(action, BuyCompany)
+        if action.entity != entity.sym:
+            raise GameError(
+                f"it is {entity.sym}'s turn in {rnd.label}, not {action.entity_type} "
+                f"{action.entity!r}",
+                "turn.order",
+            )
+        if action.company != EVA:
+            raise GameError(
+                f"{entity.sym} may buy only EVA from a player, not {action.company}",
+                "or.buy_company",
+            )
+        buyer = self.buyer(game, entity)
+        assert buyer is not None  # actions() is not empty
+        if not EVA_MIN_PRICE <= action.price <= buyer.cash:
+            raise GameError(
+                f"EVA's price must be between {EVA_MIN_PRICE}M and {buyer.name}'s "
+                f"{buyer.cash}M, not {action.price}M",
+                "or.company_price",
+            )
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """EVA passes from its owner to the buyer, who pays the owner the price."""
+        assert isinstance(action, BuyCompany)
+        buyer = self.buyer(game, entity)
+        assert buyer is not None
+        seller = eva_seller(game, buyer)
+        assert seller is not None
+        seller.companies.remove(EVA)
+        buyer.companies.append(EVA)
+        game.private(EVA).owner = buyer.id
+        game.pay(buyer, seller, action.price)
+        game.add_log(
+            f"{entity.sym}: {buyer.name} buys EVA from {seller.name} for {action.price}M"
+        )
+
+
+BUY_EVA_FROM_PLAYER = BuyEvaFromPlayer()
