@@ -19,6 +19,7 @@ from rhineland import Game, GameError, best_routes, load_export, new_game, repla
 from rhineland.engine.actions import Bid, BuyTrain, Pass, RunRoutes
 from rhineland.engine.legal import AmountRange, RouteChoice, choice_key, find_choice
 from rhineland.io.export import game_from_export, parse_export, read_json, undo_targets
+from test_oracle_replays import GAMES_18RHL, GAMES_1893
 
 SERVER_RECORDS = frozenset({
     "undo", "redo", "message", "program_share_pass", "program_buy_shares",
@@ -31,6 +32,10 @@ GAMES = [
     "18Rhl/18Rhl_seed_opening", "18Rhl/18Rhl_end_bank", "1893/1893_end_bank",
     *(f"generated/18Rhl/18Rhl_g{n}" for n in ("00", "01", "03", "04", "06", "08")),
     *(f"generated/1893/1893_g{n}" for n in ("06", "07", "08", "16", "17", "24")),
+]
+MORE_GAMES = [  # the released and generated2 games that replay with the trace matching
+    f"{export.split('.')[0]}" for export, _ in GAMES_18RHL + GAMES_1893
+    if export.startswith(("released/", "generated2/"))
 ]
 
 EXPECTED_LENIENCIES = {
@@ -45,12 +50,14 @@ EXPECTED_LENIENCIES = {
 
 def _trace_rel(game: str) -> str:
     folder, _, name = game.rpartition("/")
-    return f"generated/{name}.trace.json" if folder.startswith("generated") else \
-        f"{name}.trace.json"
+    kind = folder.partition("/")[0]
+    if kind in ("generated", "generated2", "released"):
+        return f"{kind}/{name}.trace.json"
+    return f"{name}.trace.json"
 
 
 @needs_shared
-@pytest.mark.parametrize("name", GAMES, ids=lambda s: s.rpartition("/")[2])
+@pytest.mark.parametrize("name", GAMES + MORE_GAMES, ids=lambda s: s.rpartition("/")[2])
 def test_recorded_actions_are_legal_or_named_leniencies(name: str) -> None:
     export = load_export(SHARED / "fixtures" / f"{name}.json")
     trace = read_json(SHARED / "oracle" / _trace_rel(name))["trace"]

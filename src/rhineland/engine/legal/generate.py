@@ -298,6 +298,7 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
     out.append(Pass(entity=sym, entity_type=etype))
     owners = game.entity_owner_ids(entity)
     must = game.title.must_buy_train(game, entity)
+    helper = game.player(owners[0]).cash if owners else 0
     if owners and must:
         # emergency sales and bankruptcy exist only for a train the company must buy
         out.append(Bankrupt(entity=sym, entity_type=etype))
@@ -308,10 +309,11 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             continue
         kinds = {t.name: t for t in reversed(other.trains)}  # one of identical trains
         for t in reversed(list(kinds.values())):
-            # up to the company's cash; a train it must buy perhaps up to face value
-            hi = max(entity.cash, t.spec.price) if must else entity.cash
+            # up to the company's cash, or beyond where its owner may help (the rules'
+            # trial finds how far)
             out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
-                                  "price", 1, hi, 1, (entity.cash, t.spec.price)))
+                                  "price", 1, max(entity.cash + helper, 1), 1,
+                                  (entity.cash, t.spec.price)))
     return out
 
 

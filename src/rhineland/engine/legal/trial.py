@@ -68,8 +68,8 @@ class Trial:
                 seen[v] = self.accepts(with_amount(template, field, v))
             return seen[v]
 
-        grid = [lo, hi, *(lo + (h - lo) // step * step for h in hints if lo <= h <= hi)]
-        inside = next((v for v in grid if ok(v)), None)
+        points = {lo, hi, *(lo + (h - lo) // step * step for h in hints if lo <= h <= hi)}
+        inside = next((v for v in sorted(points, reverse=True) if ok(v)), None)
         if inside is None:
             return None
         a, b = lo, inside  # least legal amount in a..b, b legal

@@ -80,12 +80,18 @@ class CologneLegal(Title):
 
     def stock_extra_candidates(self, game: Game, rnd: StockRound,
                                player: Any) -> list[Candidate]:
-        """Buy a Starting Package item, the next bond or EVA (face value); sell a bond; the
-        FdSD exchange for RAG shares; FdSD paying for RAG's par (``assign``)."""
+        """Buy a Starting Package item or the next bond (face value), EVA from another
+        player (a price span); sell a bond; the FdSD exchange for RAG shares; FdSD paying
+        for RAG's par (``assign``)."""
         cands: list[Candidate] = [
             BuyCompany(entity=player.id, company=s, price=game.private(s).spec.value)
-            for s in [*self.unsold_package(game), *self.next_bond(game), "EVA"]
+            for s in [*self.unsold_package(game), *self.next_bond(game)]
         ]
+        eva = game.private("EVA")
+        if not eva.closed and isinstance(eva.owner, int) and eva.owner != player.id:
+            # EVA from another player: a price span up to the buyer's cash
+            cands.append(AmountSpan(BuyCompany(entity=player.id, company="EVA", price=1),
+                                    "price", 1, max(player.cash, 1), 1, (eva.spec.value,)))
         cands.extend(SellCompany(entity=player.id, company=s, price=game.private(s).spec.value)
                      for s in player.companies if is_bond(s))
         rag = game.corporation("RAG")

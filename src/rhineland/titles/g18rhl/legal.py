@@ -26,7 +26,7 @@ class RhlLegal(Title):
     def operating_extra_candidates(self, game: Game, rnd: OperatingRound, entity: Any,
                                    step: str | None) -> list[Candidate]:
         """The special token: a token in a city of the hex just laid, or pass; a private
-        company's lay in the other steps of the turn."""
+        company's lay in the other steps of the turn (the special token's too)."""
         cands: list[Candidate] = []
         etype = entity_type(entity)
         if step == "special_token":
@@ -38,7 +38,7 @@ class RhlLegal(Title):
                                         city=f"{placed.tile_id}-{city.part}",
                                         slot=len(game.board.tokens_in(hex_id, ci))))
             cands.append(Pass(entity=entity.sym, entity_type=etype))
-        elif step not in ("track", "discard_train") and any(
+        if step not in ("track", "discard_train") and any(
             p.owner in game.entity_owner_ids(entity) and not p.closed
             and (p.spec.ability("tile_lay") or p.spec.ability("teleport"))
             for p in game.privates.values()
