@@ -17,7 +17,7 @@ from pathlib import Path
 
 import orjson
 
-from rhineland.io.export import new_game, parse_export, undo_targets
+from rhineland.io.export import game_from_export, parse_export, undo_targets
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 DEFAULT = [
@@ -29,7 +29,7 @@ DEFAULT = [
 def replay_once(text: bytes) -> float:
     start = time.perf_counter()
     export = parse_export(orjson.loads(text))
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         game.process(action, atomic=False, history=i in targets)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from rhineland.engine.actions import RunRoutes
-from rhineland.io.export import load_export, new_game, undo_targets
+from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes.search import best_routes
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -37,7 +37,7 @@ def p95(times: list[float]) -> float:
 def time_export(path: Path, n: int) -> list[tuple[float, str]]:
     """(seconds, label) per run_routes position of the export at ``path``."""
     export = load_export(path)
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     out: list[tuple[float, str]] = []
     for i, action in enumerate(export.actions):

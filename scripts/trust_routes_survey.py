@@ -16,7 +16,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from rhineland.engine.actions import RunRoutes
 from rhineland.errors import ExportError
-from rhineland.io.export import ReplayError, load_export, new_game, replay_iter, trusted_runs
+from rhineland.io.export import (
+    ReplayError,
+    game_from_export,
+    load_export,
+    replay_iter,
+    trusted_runs,
+)
 
 
 def main(argv: list[str]) -> int:
@@ -36,7 +42,7 @@ def main(argv: list[str]) -> int:
             print(f"{path}: not an export ({exc})")
             continue
         games += 1
-        game = new_game(export, trust_routes=True)
+        game = game_from_export(export, trust_routes=True)
         runs = 0
         error = ""
         try:

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from rhineland.engine.actions import RunRoutes
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, new_game, undo_targets
+from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import Route, RouteContext, check_route, rules_of, run_revenue, track_graph
 from rhineland.routes.graph import Segment
 from rhineland.routes.search import _Search, best_routes, search_routes
@@ -78,7 +78,7 @@ def positions(title: str) -> tuple[Position, ...]:
 def game_positions(path: Path) -> tuple[Position, ...]:
     """The state before every ``run_routes`` of the export at ``path``."""
     export = load_export(path)
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     out: list[Position] = []
     for i, action in enumerate(export.actions):
@@ -313,7 +313,7 @@ def test_bound_is_admissible_for_every_legal_route() -> None:
 
 def test_best_routes_on_a_game_and_entity_argument() -> None:
     export = load_export(GAMES["1893"])
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         if isinstance(action, RunRoutes):

@@ -144,3 +144,18 @@ def test_summary_of_a_finished_game_shows_the_broken_bank_and_scores() -> None:
     lines = out.splitlines()
     assert "state: OR 7.2, phase 6, bank broken (-2545M), finished (bank)" in lines
     assert lines[lines.index("scores:") + 1].split()[:2] == ["Player", "3"]
+
+
+@needs_shared
+def test_replay_reports_the_actions_accepted_under_a_leniency() -> None:
+    game_file = str(SHARED / "fixtures" / "generated" / "18Rhl" / "18Rhl_g03.json")
+    code, out, _ = run("replay", game_file, "--until", "5")
+    assert code == 0
+    lines = out.splitlines()
+    i = lines.index("accepted under a leniency (the reference engine's, not the rules): 2 actions")
+    assert lines[i + 1] == ("  action 2: the cheapest item PWB is bought at its price 20M, not 30M "
+                            "(accepted under leniency auction.buy_price)")
+    code, out, _ = run("replay", game_file, "--until", "5", "--json")
+    assert [u["action_id"] for u in json.loads(out)["leniencies"]] == [2, 3]
+    code, out, _ = run("replay", str(SEED))
+    assert "leniency" not in out

@@ -37,7 +37,7 @@ from rhineland import ExportError, GameError
 from rhineland.cli.main import cli
 from rhineland.engine.actions import ACTION_TYPES, BASE_KEYS
 from rhineland.engine.game import Game
-from rhineland.io.export import new_game, parse_export, undo_targets
+from rhineland.io.export import game_from_export, parse_export, undo_targets
 
 EXPORTS = (
     SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json",
@@ -76,7 +76,7 @@ def sources() -> tuple[Source, ...]:
         sample = {i for found in by_kind.values()
                   for i in {*found[: PER_KIND - 1], found[-1]}}
         export = parse_export(data)
-        game = new_game(export)
+        game = game_from_export(export)
         targets = undo_targets(export.actions)
         positions: dict[int, Game] = {}
         for i, action in enumerate(export.actions[: max(sample) + 1]):

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from rhineland.io.export import load_export, new_game, undo_targets
+from rhineland.io.export import game_from_export, load_export, undo_targets
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CASES = {
@@ -38,7 +38,7 @@ def test_engine_legal_sets_equal_the_reference(name: str) -> None:
         pytest.skip(f"oracle legal sets not found at {legal_path}")
     points = {p["index"]: p for p in json.loads(legal_path.read_text())["points"]}
     export = load_export(SHARED / "fixtures" / CASES[name])
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     checked = 0
     for i, action in enumerate(export.actions):

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from reference import check_invariants, total_money
-from rhineland.io.export import load_export, new_game, read_json, undo_targets
+from rhineland.io.export import game_from_export, load_export, read_json, undo_targets
 from rhineland.io.oracle import first_difference
 from rhineland.io.state_view import game_state
 
@@ -63,7 +63,7 @@ def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
         pytest.skip(f"reference games not found at {SHARED}")
     export = load_export(SHARED / "fixtures" / export_rel)
     trace = read_json(SHARED / "oracle" / trace_rel)
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     start_money = total_money(game)
     assert first_difference(game_state(game), trace["initial"]) is None
@@ -102,7 +102,7 @@ def test_end_bank_result_equals_export_result() -> None:
         pytest.skip(f"reference games not found at {SHARED}")
     path = SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json"
     export = load_export(path)
-    game = new_game(export, keep_history=True)
+    game = game_from_export(export, keep_history=True)
     for action in export.actions:
         game.process(action, atomic=False)
     raw = json.loads(path.read_text())
@@ -119,13 +119,13 @@ def test_export_round_trip_gives_identical_state(tmp_path: Path) -> None:
     if not SHARED.is_dir():
         pytest.skip(f"reference games not found at {SHARED}")
     export = load_export(SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json")
-    game = new_game(export, keep_history=True)
+    game = game_from_export(export, keep_history=True)
     for action in export.actions:
         game.process(action, atomic=False)
     written = to_export(game)
     assert written["actions"] == export.raw["actions"]
     again = parse_export(json.loads(json.dumps(written)))
-    replayed = new_game(again, keep_history=True)
+    replayed = game_from_export(again, keep_history=True)
     for action in again.actions:
         replayed.process(action, atomic=False)
     assert game_state(replayed) == game_state(game)

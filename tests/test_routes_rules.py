@@ -25,7 +25,7 @@ from rhineland.board.hexgrid import opposite
 from rhineland.board.tiles import Node, Tile
 from rhineland.engine.titledata import TitleData
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, new_game, undo_targets
+from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import (
     RevenueNode,
     Route,
@@ -276,7 +276,7 @@ def test_graph_updates_equal_fresh_builds_over_a_whole_game(title: str) -> None:
     nodes, undos) the updated track graph, walked as far as the game asked, equals one
     built from scratch."""
     export = load_export(SHARED / "fixtures" / title / f"{title}_end_bank.json")
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     kept = 0
     for i, action in enumerate(export.actions):

@@ -13,7 +13,7 @@ import pytest
 from rhineland import GameError
 from rhineland.engine.actions import BuyTrain, Pass, SellShares
 from rhineland.engine.game import Game
-from rhineland.io.export import load_export, new_game, undo_targets
+from rhineland.io.export import game_from_export, load_export, undo_targets
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 END_BANK = SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json"
@@ -24,7 +24,7 @@ def game_before(action_id: int) -> Game:
     if not END_BANK.exists():
         pytest.skip(f"reference games not found at {SHARED}")
     export = load_export(END_BANK)
-    game = new_game(export)
+    game = game_from_export(export)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         if action.id == action_id:

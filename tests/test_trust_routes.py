@@ -23,7 +23,7 @@ from rhineland.engine.leniency import REPLAY_LENIENCIES, TRUST_ROUTES, TrustedRu
 from rhineland.io.export import (
     Export,
     ReplayError,
-    new_game,
+    game_from_export,
     parse_export,
     read_json,
     replay,
@@ -78,8 +78,8 @@ def strict_refusal(export: Export, until: int) -> ReplayError:
 def test_the_default_replay_trusts_no_route() -> None:
     assert TRUST_ROUTES not in REPLAY_LENIENCIES
     export = parse_export(read_json(END_BANK))
-    assert TRUST_ROUTES not in new_game(export).leniencies
-    assert TRUST_ROUTES in new_game(export, trust_routes=True).leniencies
+    assert TRUST_ROUTES not in game_from_export(export).leniencies
+    assert TRUST_ROUTES in game_from_export(export, trust_routes=True).leniencies
 
 
 def test_a_route_ending_at_a_town_is_refused_and_trusted_for_the_whole_game() -> None:
@@ -168,7 +168,7 @@ def test_a_rejected_route_without_a_recorded_revenue_is_refused_even_when_truste
 
 def test_a_trusted_run_undone_and_redone_is_listed_once() -> None:
     export = parse_export(altered(128, add_unreachable_stop))
-    game = new_game(export, trust_routes=True)
+    game = game_from_export(export, trust_routes=True)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         game.process(action, atomic=False, history=i in targets or action.id == 128)

@@ -11,7 +11,22 @@ Layers (imports point downward only)::
 Money is in Mark (M) as integers throughout.
 """
 
+from rhineland.api import new_game
+from rhineland.engine.game import Game
 from rhineland.errors import ActionError, ExportError, GameError, RhinelandError
+from rhineland.io.export import load_export, replay, to_export
+from rhineland.routes.search import best_routes
 
-__all__ = ["ActionError", "ExportError", "GameError", "RhinelandError"]
+__all__ = [
+    "ActionError",
+    "ExportError",
+    "Game",
+    "GameError",
+    "RhinelandError",
+    "best_routes",
+    "load_export",
+    "new_game",
+    "replay",
+    "to_export",
+]
 __version__ = "0.1.0"

@@ -20,8 +20,8 @@ from rhineland.engine.game import Game
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     ReplayError,
+    game_from_export,
     load_export,
-    new_game,
     replay_iter,
     standing_positions,
     trusted_runs,
@@ -114,7 +114,7 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
     except GameError as exc:  # the game cannot be set up
         fail("bad_input", str(exc), as_json=as_json, rule=exc.rule)
     if game is None:
-        game = new_game(export, trust_routes=trust)
+        game = game_from_export(export, trust_routes=trust)
     standing = standing_positions(export.actions[: len(done)])
     standing_ids = {export.actions[i].id for i in standing}
     lenient = [{**use.as_dict(), "standing": use.action_id in standing_ids}

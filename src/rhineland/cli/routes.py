@@ -38,8 +38,8 @@ from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
     action_index,
+    game_from_export,
     load_export,
-    new_game,
     standing_positions,
     undo_targets,
 )
@@ -141,7 +141,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
         index = action_index(export, before)
     except ExportError as exc:
         fail_input(exc, as_json)
-    game = new_game(export, trust_routes=trust)
+    game = game_from_export(export, trust_routes=trust)
     if entity is not None:
         entity = _entity_symbol(game, entity, as_json)
     targets = undo_targets(export.actions)
@@ -185,7 +185,7 @@ def replay_best_routes(
         stop = len(export.actions) if until is None else action_index(export, until) + 1
     except ExportError as exc:
         return report("bad_argument", str(exc), as_json=as_json, rule=exc.rule)
-    game = new_game(export, trust_routes=trust_routes)
+    game = game_from_export(export, trust_routes=trust_routes)
     targets = undo_targets(export.actions)
     standing = standing_positions(export.actions[:stop])
     runs: list[dict[str, Any]] = []

@@ -12,7 +12,6 @@ Money is in Mark (M), integers.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from rhineland.engine.entities import (
     Private,
     Train,
 )
+from rhineland.engine.fastcopy import fast_deepcopy
 from rhineland.engine.leniency import LeniencyUse
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
@@ -50,6 +50,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.board.legality import Lay, TokenSpot
+    from rhineland.engine.legal import Choice
     from rhineland.engine.rounds.base import Round
 
 
@@ -147,7 +148,7 @@ class State:
             privates={s: _dup(p) for s, p in self.privates.items()},
             trains=list(trains.values()),
             board=self.board.clone(),
-            round=copy.deepcopy(self.round),
+            round=fast_deepcopy(self.round),
             phase=self.phase,
             turn=self.turn,
             finished=self.finished,
@@ -158,7 +159,7 @@ class State:
             market_order=self.market_order,
             cell_order=dict(self.cell_order),
             discard_order=list(self.discard_order),
-            extra=copy.deepcopy(self.extra),
+            extra=fast_deepcopy(self.extra),
         )
 
 
@@ -200,6 +201,8 @@ class Game:
         self._redo_stack: list[list[Action]] = []
         self.leniencies: frozenset[str] = frozenset()
         self.leniencies_used: list[LeniencyUse] = []
+        self._action_id: int | None = None
+        self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -389,6 +392,7 @@ class Game:
             self._redo()
         elif not isinstance(action, Message):
             keep = self.keep_history if history is None else history
+            self._action_id = action.id
             self._process_game_action(action, atomic, keep)
             self._redo_stack.clear()
         self.actions.append(action)
@@ -421,6 +425,13 @@ class Game:
         self.title.before_action(self, action)
         self.round.process(self, action)
         self.title.after_action(self, action)
+        st = self.state
+        if not st.finished and all(p.bankrupt for p in st.players):
+            # no solvent player is left to act: the game is over (the reference leaves
+            # this case undefined; its bankruptcy limit is one player or all but one)
+            st.finished = True
+            st.game_end_reason = "bankrupt"
+            st.ended_mid_round = True
 
     def use_leniency(self, use: LeniencyUse) -> None:
         """Record an action accepted under a leniency (``use.rule`` is refused by the
@@ -507,6 +518,84 @@ class Game:
         if not isinstance(rnd, OperatingRound) or rnd.step_name(self) != "token":
             return []
         return legal_tokens(self.title.lay_context(self, rnd, rnd.current_entity(self)))
+
+    def legal_actions(self, expand: bool = False) -> list[Choice]:
+        """Every legal action of every entity that may act now, processable as-is.
+
+        Amounts (bids, company and train prices) come as
+        :class:`~rhineland.engine.legal.AmountRange` and running trains as a
+        :class:`~rhineland.engine.legal.RouteChoice`; with ``expand`` every range is
+        listed as plain actions and a route choice as its best routes (searched
+        then).  ``[]`` once the game is over.  The list follows the rules: an action
+        is in it exactly when :meth:`process` accepts it (no leniency).
+        """
+        from rhineland.engine.legal import generate
+
+        key = (len(self.actions), len(self.log), expand)
+        if self._legal_cache is not None and self._legal_cache[0] == key:
+            return list(self._legal_cache[1])
+        choices: list[Any] = generate.legal_actions(self)
+        if expand:
+            choices = generate.expand(self, choices)
+        self._legal_cache = (key, choices)
+        return list(choices)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`process` accepts ``action`` now under the rules (it is tried
+        and undone: the state is unchanged)."""
+        from rhineland.engine.legal import Trial
+
+        if self.state.finished:
+            return False
+        return Trial(self).accepts(action)
+
+    def acting_entities(self) -> list[int]:
+        """Ids of the players who decide now (the president of an operating company,
+        every player for a company in receivership; all players once the game is over)."""
+        st = self.state
+        if st.finished and not st.ended_mid_round:
+            return [p.id for p in st.players if not p.bankrupt]
+        return self.round.acting_player_ids(self) if st.round is not None else []
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the game has ended (no action is legal any more)."""
+        return self.state.finished
+
+    def result(self) -> dict[int, int]:
+        """Each player's score (M) by player id: cash, shares at market value and the
+        title's extras (the export's ``result``); meaningful once :attr:`is_terminal`."""
+        return {p.id: self.player_value(p) for p in self.state.players}
+
+    def copy(self, *, history: bool = False) -> Game:
+        """An independent copy of the game now (state, log, recorded actions).
+
+        Cheap: the title data is shared and the state cloned.  Without ``history``
+        the copy cannot undo what came before the copy; with it, the undo/redo
+        history is copied too (one state clone per undoable action).
+        """
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new.log = list(self.log)
+        new.actions = list(self.actions)
+        new.leniencies_used = list(self.leniencies_used)
+        new._legal_cache = None
+        if history:
+            new._undo_stack = [((st.clone(), n), a) for (st, n), a in self._undo_stack]
+            new._redo_stack = [list(b) for b in self._redo_stack]
+        else:
+            new._undo_stack = []
+            new._redo_stack = []
+        return new
+
+    def lenient(self, message: str, rule: str) -> None:
+        """An action the rules refuse with ``message`` [``rule``]: raise ``GameError``,
+        unless ``rule`` is one of :attr:`leniencies` (an export replay's), then record
+        its use in :attr:`leniencies_used` and accept it."""
+        if rule not in self.leniencies:
+            raise GameError(message, rule)
+        self.use_leniency(LeniencyUse(rule, self._action_id, message))
 
     # -- helpers used by rounds --------------------------------------------------
     def entity_owner_ids(self, entity: Any) -> list[int]:

@@ -1,10 +1,12 @@
-"""Named leniencies: what the reference engine (18xx.games) accepts although the rules
-refuse it, because it trusts what a stored action records.
+"""Named leniencies: actions the reference engine (18xx.games) accepted although the
+rules refuse them, because it trusts what a stored action records (its interface would
+not have offered them, or it never re-checks a loaded route).
 
-The rules refuse it: ``process`` raises ``GameError``.  A replay turns a
-leniency on by name (:attr:`Game.leniencies <rhineland.engine.game.Game.leniencies>`)
-and every action it lets through is recorded (:attr:`Game.leniencies_used`) and
-reported by the replay: nothing is accepted silently.
+The rules refuse them: ``process`` raises ``GameError`` and ``legal_actions()``
+never lists them.  A replay of an 18xx.games export turns the
+:data:`REPLAY_LENIENCIES` on so that it accepts what the reference accepted, and
+records every use (:attr:`Game.leniencies_used`), which the replay reports:
+nothing is accepted silently.
 
 ``route`` (``replay(export, trust_routes=True)``, ``rhineland replay --trust-routes``)
 is never on by default: a replay checks every route unless asked to trust them.
@@ -20,13 +22,15 @@ TRUST_ROUTES = "route"
 rule of its routes relaxed; the trains must still be the company's, each run once)."""
 
 LENIENCIES: dict[str, str] = {
+    "auction.buy_price": "the cheapest item of the initial packet bought above its price",
     TRUST_ROUTES: "a run whose routes break a route rule (route.*), applied with the "
                   "revenue each train records, as 18xx.games replays it (--trust-routes)",
 }
-"""Every leniency by name (the rule, or family of rules, it relaxes) and what it lets
-through."""
+"""Every leniency by name (the rule id, or family of rules, it relaxes) and what it lets
+through.  Add one where a reference game needs it; the rule code calls
+:meth:`Game.lenient`."""
 
-REPLAY_LENIENCIES: frozenset[str] = frozenset()
+REPLAY_LENIENCIES: frozenset[str] = frozenset(LENIENCIES) - {TRUST_ROUTES}
 """The leniencies an export replay allows without being asked (each use is recorded
 and reported); :data:`TRUST_ROUTES` is never one of them."""
 

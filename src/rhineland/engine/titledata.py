@@ -258,6 +258,11 @@ def _read(package: str, name: str) -> Any:
     return orjson.loads(resources.files(package).joinpath("data", f"{name}.json").read_bytes())
 
 
+def optional_rules_of(package: str) -> tuple[str, ...]:
+    """The optional rules a title package's data defines (``options.json``), sorted."""
+    return tuple(sorted(_read(package, "options")))
+
+
 @lru_cache(maxsize=32)
 def load_title_data(title: str, package: str, optional_rules: tuple[str, ...] = ()) -> TitleData:
     """Load ``package``'s data files with ``optional_rules`` applied.

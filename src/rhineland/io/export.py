@@ -6,7 +6,7 @@ An export holds ``title``, ``players`` (``id``, ``name``), ``settings``
 everything before any action is applied (raising
 :class:`~rhineland.errors.ExportError` with a one-line message, or its subclass
 :class:`~rhineland.errors.ActionError` naming the action and the field);
-:func:`new_game` builds the :class:`~rhineland.engine.game.Game`;
+:func:`game_from_export` builds the :class:`~rhineland.engine.game.Game`;
 :func:`replay` runs every action with full checks (``trust_routes``: a run the route
 rules reject is applied with its recorded revenue, as 18xx.games does, and listed
 by :func:`trusted_runs`).
@@ -242,18 +242,23 @@ def load_export(path: str | Path) -> Export:
     return parse_export(read_json(path))
 
 
-def new_game(export: Export, *, keep_history: bool = False,
-             trust_routes: bool = False) -> Game:
+def game_from_export(export: Export, *, keep_history: bool = False,
+                     lenient: bool = True, trust_routes: bool = False) -> Game:
     """A fresh game with the export's title, players, seed and optional rules.
 
-    It accepts what the rules allow and the replay leniencies
-    (:data:`~rhineland.engine.leniency.REPLAY_LENIENCIES`); with ``trust_routes``
-    also the leniency :data:`~rhineland.engine.leniency.TRUST_ROUTES`: a run the
-    route rules reject is applied with its recorded revenue (see :func:`replay`).
+    With ``lenient`` (the default for a replay) the game accepts the actions the
+    reference engine accepted beyond its own interface, each under a named
+    leniency it records (:data:`~rhineland.engine.leniency.REPLAY_LENIENCIES`);
+    with ``trust_routes`` also the leniency
+    :data:`~rhineland.engine.leniency.TRUST_ROUTES`: a run the route rules reject
+    is applied with its recorded revenue (see :func:`replay`).
     """
     title = get_title(export.title, export.optional_rules)
     game = Game(title, export.players, export.seed, keep_history=keep_history)
-    game.leniencies = REPLAY_LENIENCIES | ({TRUST_ROUTES} if trust_routes else set())
+    allowed: set[str] = set(REPLAY_LENIENCIES) if lenient else set()
+    if trust_routes:
+        allowed.add(TRUST_ROUTES)
+    game.leniencies = frozenset(allowed)
     return game
 
 
@@ -364,7 +369,7 @@ def replay_iter(
     if until is not None:
         action_index(export, until)
     if game is None:
-        game = new_game(export, trust_routes=trust_routes)
+        game = game_from_export(export, trust_routes=trust_routes)
     targets = undo_targets(export.actions)
     for i, action in enumerate(export.actions):
         try:
@@ -387,7 +392,9 @@ def replay(export: Export, until: int | None = None,
     18xx.games': such a run is applied with the revenue each train records (the
     dividend follows from it as recorded) and listed by :func:`trusted_runs`
     (``game.leniencies_used``) with the rule, the message, and the train's
-    recorded revenue against the rules' where its route is legal.
+    recorded revenue against the rules' where its route is legal.  Other actions the
+    rules refuse but the reference engine accepted are accepted under a named
+    leniency; ``game.leniencies_used`` lists each of them.
     """
     game: Game | None = None
     for i, action, g in replay_iter(export, until=until, trust_routes=trust_routes):
@@ -395,5 +402,5 @@ def replay(export: Export, until: int | None = None,
         if on_action is not None:
             on_action(i, action, g)
     if game is None:
-        game = new_game(export, trust_routes=trust_routes)
+        game = game_from_export(export, trust_routes=trust_routes)
     return game

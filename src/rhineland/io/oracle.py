@@ -13,7 +13,7 @@ from typing import Any
 
 from rhineland.engine.leniency import LeniencyUse
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, new_game, read_json, undo_targets
+from rhineland.io.export import game_from_export, load_export, read_json, undo_targets
 from rhineland.io.state_view import game_state
 
 META = {"action_id", "type", "entity", "kept", "reverts", "auto_actions", "route_revenue"}
@@ -92,7 +92,7 @@ def compare_with_trace(export_path: str | Path, trace_path: str | Path,
     trace = read_json(trace_path)
     entries = trace["trace"]
     report = Report(total=len(entries))
-    game = new_game(export, trust_routes=trust_routes)
+    game = game_from_export(export, trust_routes=trust_routes)
     report.trusted = game.leniencies_used  # filled as the replay goes
     targets = undo_targets(export.actions)
     init = first_difference(game_state(game), trace["initial"])

@@ -42,7 +42,7 @@ from rhineland.board.legality.rules import (
     TokenSpot,
     remap_tokens,
 )
-from rhineland.board.legality.tile_lays import check_tile_lay, legal_tile_lays
+from rhineland.board.legality.tile_lays import check_tile_lay, legal_special_lays, legal_tile_lays
 from rhineland.board.legality.tokens import check_token, legal_tokens
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "TokenSpot",
     "check_tile_lay",
     "check_token",
+    "legal_special_lays",
     "legal_tile_lays",
     "legal_tokens",
     "remap_tokens",

@@ -222,6 +222,17 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
     return out
 
 
+def legal_special_lays(ctx: LayContext) -> list[Lay]:
+    """The special lays of :func:`legal_tile_lays` alone (the private companies' lays
+    ``ctx.entity``'s president may use now), without the normal lays."""
+    out: list[Lay] = []
+    for ability in ctx.rules.special_abilities(ctx):
+        for hex_id in ability.hexes:
+            out.extend(_special_candidates(ctx, ability, hex_id))
+    out.sort()
+    return out
+
+
 def check_tile_lay(
     ctx: LayContext, hex_id: str, tile_name: str, rotation: int, special: str | None = None
 ) -> int:

@@ -131,6 +131,13 @@ class WaterfallAuction(Round):
                     f"the cheapest item {item.sym} costs {item.price}M, not {action.price}M",
                     "auction.buy_price",
                 )
+            if action.price > item.price:
+                # the reference's interface offers the cheapest item at its price only
+                game.lenient(
+                    f"the cheapest item {item.sym} is bought at its price {item.price}M, "
+                    f"not {action.price}M",
+                    "auction.buy_price",
+                )
             if player.cash - self.committed(player.id) < action.price:
                 raise GameError(
                     f"{player.name} has {player.cash}M (less open bids), {item.sym} costs "

@@ -17,6 +17,7 @@ from rhineland.engine.shares import give, move_price, set_price, to_market
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
+from rhineland.titles.g18rhl.legal import RhlLegal
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def _first_node(board: Any, hex_id: str, cities_only: bool = False) -> tuple[str
     return (hex_id, nodes[0].part) if nodes else None
 
 
-class Rhl(Title):
+class Rhl(RhlLegal, Title):
     """18Rhl, 3-6 players."""
 
     name = "18Rhl"

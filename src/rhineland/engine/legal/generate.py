@@ -1,0 +1,330 @@
+"""The legal-action generator: every legal action of every entity that may act now.
+
+Each round kind has a generator (the waterfall auction, the stock round, the
+operating round by step; a title adds its own rounds and actions through the
+hooks of :class:`~rhineland.engine.legal.hooks.LegalRules`).  A generator
+lists the candidate decisions of the round's current step, a superset of what
+the rules allow, reading the state only; :func:`resolve` then keeps those the
+rules accept (:class:`Trial`: the very checks ``process`` makes).  Tile lays
+and token placements come from the board legality module, which lists exactly
+the legal ones (checked against the reference engine): they are not tried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
+
+from rhineland.engine.actions import (
+    Action,
+    Bankrupt,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    EntityType,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    SellShares,
+)
+from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Player, Private
+from rhineland.engine.legal.choices import (
+    AmountRange,
+    AmountSpan,
+    Candidate,
+    Choice,
+    Ladder,
+    Listed,
+    RouteChoice,
+    choice_key,
+)
+from rhineland.engine.legal.trial import Trial
+
+if TYPE_CHECKING:
+    from rhineland.board.legality import Lay, TokenSpot
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.auction import WaterfallAuction
+    from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.engine.rounds.stock import StockRound
+
+DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
+"""Every dividend kind an action may name; the title's rules accept some of them."""
+
+
+def entity_type(entity: Any) -> EntityType:
+    """The export's ``entity_type`` of a player, corporation, minor or private company."""
+    if isinstance(entity, Player):
+        return "player"
+    if isinstance(entity, Minor):
+        return "minor"
+    if isinstance(entity, Private):
+        return "company"
+    return "corporation"
+
+
+def legal_actions(game: Game) -> list[Choice]:
+    """Every legal decision now (ranges and route choices not expanded)."""
+    st = game.state
+    if st.finished or st.round is None:
+        return []
+    return resolve(game, candidates(game))
+
+
+def candidates(game: Game) -> list[Candidate]:
+    """The current round's candidate decisions (a superset of the legal ones).
+
+    Generators read the state only: every candidate is built before any is tried.
+    """
+    from rhineland.engine.rounds.auction import WaterfallAuction
+    from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.engine.rounds.stock import StockRound
+
+    rnd = game.round
+    own = game.title.round_candidates(game, rnd)
+    if own is not None:
+        return own
+    if isinstance(rnd, WaterfallAuction):
+        return auction_candidates(game, rnd)
+    if isinstance(rnd, StockRound):
+        return stock_candidates(game, rnd)
+    if isinstance(rnd, OperatingRound):
+        return operating_candidates(game, rnd)
+    return []
+
+
+def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
+    """The legal decisions among ``cands``: actions the rules accept, amount spans
+    narrowed to their legal range, listed decisions as they are."""
+    trial = Trial(game)
+    out: list[Choice] = []
+    seen: set[tuple[Any, ...]] = set()
+    for c in cands:
+        if isinstance(c, Listed):
+            out.append(c.choice)
+        elif isinstance(c, AmountSpan):
+            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints)
+            if rng is not None:
+                out.append(rng)
+        elif isinstance(c, Ladder):
+            for a in c.actions:
+                refused = trial.refusal(a)
+                if refused is None:
+                    out.append(a)
+                elif refused.rule not in c.skip:
+                    break
+        else:
+            key = choice_key(game, c)  # the same decision proposed twice is tried once
+            if key not in seen:
+                seen.add(key)
+                if trial.accepts(c):
+                    out.append(c)
+    return out
+
+
+# -- pars, share purchases and sales --------------------------------------------------------
+PAR_CELL_RULES = frozenset({"stock.par_price"})
+"""Refusals of a par that concern its cell alone (the next cell may still do)."""
+
+
+def par_actions(game: Game, player: Player, corp: Corporation) -> Ladder:
+    """A par at each of ``corp``'s par cells, the cheapest first (a ladder: a par refused
+    for the money, or for a reason that is not the cell's, refuses the costlier ones)."""
+    cells = sorted(game.title.par_cells_for(game, corp), key=lambda c: c.price)
+    return Ladder(tuple(
+        Par(entity=player.id, corporation=corp.sym, share_price=f"{c.price},{c.row},{c.col}")
+        for c in cells
+    ), PAR_CELL_RULES)
+
+
+def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Action]:
+    """One certificate of each size from the IPO and from the market (candidates)."""
+    out: list[Action] = []
+    for source in (IPO, MARKET):
+        seen: set[tuple[int, bool]] = set()
+        for cert in sorted(corp.certs_of(source), key=lambda c: c.index):
+            key = (cert.percent, cert.president)
+            if key in seen or cert.reserved:
+                continue
+            seen.add(key)
+            out.append(BuyShares(entity=player.id, shares=(cert.id,), percent=cert.percent))
+    return out
+
+
+def sale_bundles(game: Game, player: Player,
+                 corp: Corporation) -> list[tuple[tuple[str, ...], int]]:
+    """Every distinct bundle of ``player``'s certificates of ``corp`` as (certificate ids,
+    percent): any number of each certificate size, and with the president's certificate
+    any percent of it (the rest comes back as change).  Candidates."""
+    held = corp.certs_of(player.id)
+    pres = [c for c in held if c.president]
+    by_size: dict[int, list[Any]] = {}
+    for c in sorted((c for c in held if not c.president), key=lambda c: -c.index):
+        by_size.setdefault(c.percent, []).append(c)
+    sizes = sorted(by_size)
+    combos: list[list[Any]] = [[]]
+    for size in sizes:
+        combos = [combo + by_size[size][:k] for combo in combos
+                  for k in range(len(by_size[size]) + 1)]
+    out = []
+    for combo in combos:
+        pct = sum(c.percent for c in combo)
+        ids = tuple(c.id for c in combo)
+        if combo:
+            out.append((ids, pct))
+        for p in pres:
+            for part in range(10, p.percent + 1, 10):
+                out.append(((p.id, *ids), pct + part))
+    return out
+
+
+def sell_share_actions(game: Game, player: Player) -> list[Action]:
+    """Every sale bundle of ``player`` (candidates)."""
+    out: list[Action] = []
+    for corp in game.corporations.values():
+        if corp.closed or corp.share_price is None:
+            continue
+        for ids, pct in sale_bundles(game, player, corp):
+            out.append(SellShares(entity=player.id, shares=ids, percent=pct))
+    return out
+
+
+# -- the waterfall auction ------------------------------------------------------------------
+def auction_candidates(game: Game, rnd: WaterfallAuction) -> list[Candidate]:
+    """Buy the cheapest item at its price, bid on another (a span), pass; the owed par;
+    in a running auction: raise (a span) or drop out."""
+    player: Player = rnd.current_entity(game)
+    if rnd.pending_par is not None:
+        pid, sym = rnd.pending_par
+        return [par_actions(game, game.player(pid), game.corporation(sym))]
+    out: list[Candidate] = []
+    items = [rnd.auction] if rnd.auction is not None else list(rnd.items)
+    for item in items:
+        if item is None:
+            continue
+        free = player.cash - rnd.committed(player.id) + item.bids.get(player.id, 0)
+        if rnd.auction is None and item is rnd.cheapest():
+            out.append(Bid(entity=player.id, company=item.sym, price=item.price))
+            continue
+        top = max(item.bids.values(), default=item.value)
+        out.append(AmountSpan(Bid(entity=player.id, company=item.sym, price=0), "price", 0,
+                              free, 1, (top + rnd.increment, item.value)))
+    out.append(Pass(entity=player.id))
+    return out
+
+
+# -- the stock round --------------------------------------------------------------------------
+def stock_candidates(game: Game, rnd: StockRound) -> list[Candidate]:
+    """Pass, sell any bundle, buy one certificate (IPO or market), start a corporation, and
+    the title's own stock actions."""
+    player: Player = rnd.current_entity(game)
+    out: list[Candidate] = [Pass(entity=player.id)]
+    for corp in game.corporations.values():
+        if corp.closed:
+            continue
+        if not corp.ipoed:
+            out.append(par_actions(game, player, corp))
+        else:
+            out.extend(buy_share_actions(game, player, corp))
+    out.extend(sell_share_actions(game, player))
+    out.extend(game.title.stock_extra_candidates(game, rnd, player))
+    return out
+
+
+# -- the operating round ----------------------------------------------------------------------
+def lay_action(game: Game, entity: Any, lay: Lay) -> LayTile:
+    """The ``lay_tile`` action of one legal lay (the first unused copy of the tile)."""
+    copies = game.board.supply.get(lay.tile) or [f"{lay.tile}-0"]
+    if lay.special:
+        return LayTile(entity=lay.special, entity_type="company", hex=lay.hex, tile=copies[0],
+                       rotation=lay.rotation)
+    return LayTile(entity=entity.sym, entity_type=entity_type(entity), hex=lay.hex,
+                   tile=copies[0], rotation=lay.rotation)
+
+
+def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
+    """The ``place_token`` action of one legal token spot (city ``<tile id>-<part>``)."""
+    placed = game.board.tile_at(spot.hex)
+    part = placed.tile.cities[spot.city].part
+    slot = len(game.board.tokens_in(spot.hex, spot.city))
+    return PlaceToken(entity=entity.sym, entity_type=entity_type(entity),
+                      city=f"{placed.tile_id}-{part}", slot=slot)
+
+
+def operating_candidates(game: Game, rnd: OperatingRound) -> list[Candidate]:
+    """The current step's decisions: discard, track, token, route, dividend, trains (with
+    emergency sales and bankruptcy), and the title's own (private abilities ...)."""
+    entity = rnd.current_entity(game)
+    if entity is None:
+        return []
+    step = rnd.step_name(game)
+    sym, etype = entity.sym, entity_type(entity)
+    out: list[Candidate] = []
+    if step == "discard_train":  # every company over its limit may discard, in any order
+        for over in [game.title.operator(game, s) for s in rnd.pending_discards]:
+            out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over), train=t.id)
+                       for t in over.trains)
+    elif step == "track":
+        out.extend(Listed(lay_action(game, entity, lay)) for lay in game.legal_tile_lays())
+        out.append(Pass(entity=sym, entity_type=etype))
+    elif step == "token":
+        out.extend(Listed(token_action(game, entity, spot)) for spot in game.legal_tokens())
+        out.append(Pass(entity=sym, entity_type=etype))
+    elif step == "route":
+        out.append(Listed(RouteChoice(sym, etype)))
+    elif step == "dividend":
+        out.extend(Dividend(entity=sym, entity_type=etype, kind=k) for k in DIVIDEND_KINDS)
+    elif step == "buy_train":
+        out.extend(train_candidates(game, entity))
+    out.extend(game.title.operating_extra_candidates(game, rnd, entity, step))
+    return out
+
+
+def train_candidates(game: Game, entity: Any) -> list[Candidate]:
+    """Depot trains (one per type; each discarded train), other companies' trains (a price
+    span each), pass, the president's emergency sales, bankruptcy."""
+    sym, etype = entity.sym, entity_type(entity)
+    out: list[Candidate] = []
+    seen: set[str] = set()
+    for t in game.title.available_depot_trains(game):
+        if t.owner is None:
+            if t.name in seen:
+                continue
+            seen.add(t.name)
+        out.append(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=t.spec.price,
+                            variant=t.name))
+    out.append(Pass(entity=sym, entity_type=etype))
+    owners = game.entity_owner_ids(entity)
+    must = game.title.must_buy_train(game, entity)
+    helper = game.player(owners[0]).cash if owners else 0
+    if owners and must:
+        # emergency sales and bankruptcy exist only for a train the company must buy
+        out.append(Bankrupt(entity=sym, entity_type=etype))
+        out.extend(sell_share_actions(game, game.player(owners[0])))
+    others = list(game.corporations.values()) + list(game.minors.values())
+    for other in others:
+        if other is entity or other.closed:
+            continue
+        kinds = {t.name: t for t in reversed(other.trains)}  # one of identical trains
+        for t in reversed(list(kinds.values())):
+            # up to the company's cash, or beyond where its owner may help (the rules'
+            # trial finds how far)
+            out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
+                                  "price", 1, max(entity.cash + helper, 1), 1,
+                                  (entity.cash, t.spec.price)))
+    return out
+
+
+def expand(game: Game, choices: Iterable[Choice]) -> list[Action]:
+    """Every range listed as its plain actions, every route choice as its best routes."""
+    out: list[Action] = []
+    for c in choices:
+        if isinstance(c, AmountRange):
+            out.extend(c.actions())
+        elif isinstance(c, RouteChoice):
+            out.append(c.best(game))
+        else:
+            out.append(c)
+    return out

@@ -1,0 +1,91 @@
+"""Trying actions on the game itself: the one check behind ``is_legal`` and the generator.
+
+An action is legal exactly when :meth:`Game.process` would accept it under the
+rules (no leniency).  :class:`Trial` applies a candidate action to a copy of
+the game's state (the game's own state object is set aside and put back), so
+the legal-action generator and ``is_legal`` share ``process``'s own checks:
+they can never disagree with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from rhineland.engine.actions import Action
+from rhineland.engine.legal.choices import AmountRange, with_amount
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+
+
+class Trial:
+    """Apply actions to copies of ``game``'s state: after every :meth:`accepts` the game
+    has its own state back, untouched."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def accepts(self, action: Action) -> bool:
+        """Whether the rules accept ``action`` now (``process`` would apply it)."""
+        return self.refusal(action) is None
+
+    def refusal(self, action: Action) -> GameError | None:
+        """Why the rules refuse ``action`` now, or ``None`` when they accept it."""
+        game = self.game
+        live, log_len, saved = game.state, len(game.log), game.leniencies
+        game.state = live.clone()
+        game.leniencies = frozenset()
+        try:
+            game._apply(action)  # the very path of process
+            return None
+        except GameError as exc:
+            return exc
+        finally:
+            game.state = live
+            game.leniencies = saved
+            del game.log[log_len:]
+
+    def keep(self, actions: Iterable[Action]) -> list[Action]:
+        """The ``actions`` the rules accept, in order."""
+        return [a for a in actions if self.accepts(a)]
+
+    def amount_range(self, template: Action, field: str, lo: int, hi: int, step: int = 1,
+                     hints: Iterable[int] = ()) -> AmountRange | None:
+        """The legal amounts of ``template``'s ``field`` within ``lo..hi`` (by ``step``) as
+        an :class:`AmountRange`, or ``None`` when no amount is legal.
+
+        The legal amounts of one decision form an interval (a least and a most M); it
+        is found from a legal point (``lo``, ``hi`` or one of ``hints``) by bisection.
+        """
+        if hi < lo:
+            return None
+        seen: dict[int, bool] = {}
+
+        def ok(v: int) -> bool:
+            if v not in seen:
+                seen[v] = self.accepts(with_amount(template, field, v))
+            return seen[v]
+
+        points = {lo, hi, *(lo + (h - lo) // step * step for h in hints if lo <= h <= hi)}
+        inside = next((v for v in sorted(points, reverse=True) if ok(v)), None)
+        if inside is None:
+            return None
+        a, b = lo, inside  # least legal amount in a..b, b legal
+        while b - a > step and not ok(a):
+            mid = a + (b - a) // (2 * step) * step
+            if ok(mid):
+                b = mid
+            else:
+                a = mid
+        least = a if ok(a) else b
+        a, b = inside, hi  # most legal amount in a..b, a legal
+        while b - a > step and not ok(b):
+            mid = a + (b - a) // (2 * step) * step
+            if ok(mid):
+                a = mid
+            else:
+                b = mid
+        most = b if ok(b) else a
+        return AmountRange(with_amount(template, field, least), field, least, most, step)

@@ -1,0 +1,1 @@
+"""Simulation: random self-play over the legal actions."""

@@ -1,0 +1,132 @@
+"""Random self-play: a game from :func:`rhineland.new_game` to its end by a seeded random
+choice among ``legal_actions(expand=True)``.
+
+The choice is biased so that games end: first an action kind is drawn by weight
+(in the operating round laying track, placing tokens, paying out and buying
+trains from the depot are preferred to passing and to buying other companies'
+trains; in the stock round buying and starting to selling), then one action of
+that kind uniformly.  Every game is bounded by
+``max_actions``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rhineland.api import new_game
+from rhineland.engine.actions import Action, BuyTrain, Dividend
+from rhineland.engine.entities import MARKET
+from rhineland.engine.game import Game
+from rhineland.engine.legal import AmountRange, Choice, RouteChoice
+from rhineland.engine.titledata import optional_rules_of
+from rhineland.titles import TITLES
+
+WEIGHTS: dict[str, float] = {
+    "pass": 1.0,
+    "bid": 1.0,
+    "par": 2.0,
+    "buy_shares": 4.0,
+    "sell_shares": 0.5,
+    "lay_tile": 6.0,
+    "place_token": 4.0,
+    "run_routes": 1.0,
+    "dividend": 1.0,
+    "buy_train": 10.0,
+    "buy_train_other": 0.2,
+    "discard_train": 1.0,
+    "buy_company": 1.0,
+    "sell_company": 0.3,
+    "special_buy": 1.0,
+    "assign": 1.0,
+    "bankrupt": 0.2,
+}
+"""Weight of each action kind in the random choice (other kinds: 1)."""
+
+TITLE_PLAYERS = {"18Rhl": (3, 6), "1893": (2, 4)}
+"""Player counts drawn for each title (inclusive)."""
+
+
+@dataclass
+class SelfPlayResult:
+    """One self-played game: the game, whether it finished, its end reason, the actions
+    processed and each player's result."""
+
+    game: Game
+    finished: bool
+    end_reason: str | None
+    actions: int
+    result: dict[int, int] = field(default_factory=dict)
+
+
+def choose(game: Game, rng: random.Random) -> Action:
+    """A random action of ``legal_actions(expand=True)``: an action kind by
+    :data:`WEIGHTS` (operating companies mostly pay out), then one entry of that kind
+    uniformly (a range: one of its amounts uniformly; running trains: the best routes).
+    Ranges are drawn from without listing every amount."""
+    choices = game.legal_actions()
+    if not choices:
+        raise RuntimeError(f"no legal action in {game.round.label} "
+                           f"({game.round.step_name(game)})")
+    kinds: dict[str, list[Choice]] = {}
+    for c in choices:
+        kinds.setdefault(_kind(game, c), []).append(c)
+    names = sorted(kinds)
+    weights = [WEIGHTS.get(k, 1.0) for k in names]
+    kind = rng.choices(names, weights)[0]
+    group = kinds[kind]
+    if kind == "dividend":
+        payout = [a for a in group if isinstance(a, Dividend) and a.kind == "payout"]
+        if payout and rng.random() < 0.8:
+            return payout[0]
+    pick = rng.choice(group)
+    if isinstance(pick, AmountRange):
+        return pick.at(rng.choice(pick.values()))
+    if isinstance(pick, RouteChoice):
+        return pick.best(game)
+    return pick
+
+
+def _kind(game: Game, choice: Choice) -> str:
+    """The choice's kind for :data:`WEIGHTS`: its action type, with a train bought from
+    another company (``buy_train_other``) apart from the depot's."""
+    action = choice.action if isinstance(choice, AmountRange) else choice
+    if isinstance(action, BuyTrain) and game.train(action.train).owner not in (None, MARKET):
+        return "buy_train_other"
+    return action.type
+
+
+def random_setup(title: str, rng: random.Random) -> tuple[int, tuple[str, ...]]:
+    """A random player count for ``title`` and a random mix of its optional rules."""
+    lo, hi = TITLE_PLAYERS[title]
+    n = rng.randint(lo, hi)
+    known = optional_rules_of(TITLES[title].package)
+    rules = tuple(r for r in known if rng.random() < 0.4)
+    return n, rules
+
+
+def play(title: str, seed: int, *, players: int | None = None,
+         optional_rules: Sequence[str] | None = None, max_actions: int = 5000,
+         on_action: Callable[[Game, Action], Any] | None = None) -> SelfPlayResult:
+    """Play one random game of ``title`` with ``seed`` (the game's and the choices' seed);
+    ``players`` and ``optional_rules`` are drawn from the seed unless given.
+    ``on_action(game, action)`` runs after every action."""
+    rng = random.Random(seed)
+    n, rules = random_setup(title, rng)
+    if players is not None:
+        n = players
+    if optional_rules is not None:
+        rules = tuple(optional_rules)
+    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
+    game.keep_history = False
+    count = 0
+    while not game.is_terminal and count < max_actions:
+        action = choose(game, rng)
+        game.process(action)
+        count += 1
+        if on_action is not None:
+            on_action(game, action)
+    return SelfPlayResult(game, game.is_terminal, game.state.game_end_reason, count,
+                          game.result() if game.is_terminal else {})
