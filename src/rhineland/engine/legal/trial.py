@@ -9,7 +9,7 @@ they can never disagree with it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rhineland.engine.actions import Action
@@ -72,20 +72,19 @@ class Trial:
         inside = next((v for v in sorted(points, reverse=True) if ok(v)), None)
         if inside is None:
             return None
-        a, b = lo, inside  # least legal amount in a..b, b legal
-        while b - a > step and not ok(a):
-            mid = a + (b - a) // (2 * step) * step
-            if ok(mid):
-                b = mid
-            else:
-                a = mid
-        least = a if ok(a) else b
-        a, b = inside, hi  # most legal amount in a..b, a legal
-        while b - a > step and not ok(b):
-            mid = a + (b - a) // (2 * step) * step
-            if ok(mid):
-                a = mid
-            else:
-                b = mid
-        most = b if ok(b) else a
+        least = _edge(ok, inside, lo, step)
+        most = _edge(ok, inside, hi, step)
         return AmountRange(with_amount(template, field, least), field, least, most, step)
+
+
+def _edge(ok: Callable[[int], bool], legal: int, far: int, step: int) -> int:
+    """The legal amount nearest to ``far`` between ``legal`` (a legal amount) and ``far``,
+    by bisection on the ``step`` grid (legality is one interval)."""
+    while abs(far - legal) > step and not ok(far):
+        low, high = min(legal, far), max(legal, far)
+        mid = low + (high - low) // (2 * step) * step
+        if ok(mid):
+            legal = mid
+        else:
+            far = mid
+    return far if ok(far) else legal
