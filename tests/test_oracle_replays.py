@@ -39,7 +39,7 @@ def reference_games(title: str) -> list[tuple[str, str]]:
 
 # Games that do not match the reference yet (each is a rule still to fix): strict
 # xfails, so a game that starts matching fails here until it is taken off the list.
-DIVERGING: frozenset[str] = frozenset({"18Rhl_g422"})
+DIVERGING: frozenset[str] = frozenset()
 
 
 def as_params(games: list[tuple[str, str]]) -> list[object]:

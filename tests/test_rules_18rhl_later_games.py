@@ -100,6 +100,28 @@ def test_partial_president_sale_with_single_certificates_keeps_the_count() -> No
     assert price(game, "KEG") == (50, 5, 0)
 
 
+@needs_shared
+def test_bankrupt_presidents_company_goes_to_a_double_holder_counted_short() -> None:
+    """generated2 g422 #497: 1003 (KEG president: KEG_0 and KEG_6, 30%) goes bankrupt for
+    DEE's train.  1001 holds KEG_3, a 20% double that came back from an earlier partial
+    sale, so the presidency counts it as 10% (the market 10% over).  With 1003's 30% in
+    the market 1001's 10% is still the most, and its certificates reach the president's
+    20%: 1001 takes KEG (KEG_0 for KEG_3), not receivership.  The counts stay 10% off."""
+    game = REF.position("generated2/g422", 496)
+    keg = game.corporation("KEG")
+    assert (keg.president, keg.percent_of(1003), keg.percent_of(MARKET)) == (1003, 30, 50)
+    assert (keg.percent_of(1001), keg.counted_percent(1001)) == (20, 10)
+    game.process(Bankrupt(**co("DEE")))
+    keg = game.corporation("KEG")
+    assert (keg.president, keg.receivership) == (1001, False)
+    assert certs(game, "KEG")["KEG_0"] == 1001 and certs(game, "KEG")["KEG_3"] == MARKET
+    assert (keg.percent_of(1001), keg.percent_of(MARKET)) == (20, 80)
+    assert (keg.counted_percent(1001), keg.counted_percent(MARKET)) == (10, 90)
+    assert game.corporation("DEE").receivership
+    trace = REF.trace_entry("generated2/g422", 497)["corporations"]["KEG"]
+    assert game_state(game)["corporations"]["KEG"]["president"] == trace["president"] == "1001"
+
+
 # -- sold-out rises at the end of the stock round ----------------------------------------
 
 

@@ -118,8 +118,10 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None,
     the player with the most, and at least the president's percentage, takes it;
     ties go to the first in player order after ``previous`` (the president whose
     certificates just went to the market: a bankrupt president), else to the first
-    in player order.  Holdings are the counted percents
-    (:meth:`Corporation.counted_percent`).
+    in player order.  The most is by the counted percents
+    (:meth:`Corporation.counted_percent`), but among those with the most only a
+    player whose certificates reach the president's percentage may take it: a
+    holder of a double counted 10% short still qualifies (generated2 g422 #497).
     """
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert.reserved:
@@ -140,6 +142,6 @@ def check_presidency(game: Game, corp: Corporation, actor: Player | None = None,
     else:
         seq = list(game.state.players)
     for p in seq:
-        if holdings.get(p.id, 0) == best and best >= pres_cert.percent:
+        if holdings.get(p.id, 0) == best and corp.percent_of(p.id) >= pres_cert.percent:
             president_swap(game, corp, p.id, current if current is not None else pres_cert.owner)
             return
