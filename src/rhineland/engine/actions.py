@@ -153,7 +153,7 @@ def _known(kind: str) -> AfterValidator:
         if refs is None or value in getattr(refs, kind):
             return value
         assert isinstance(refs, Refs)
-        raise PydanticCustomError("unknown_name", "{expected}", {"expected": refs.describe(kind)})
+        raise _unknown_name(refs.describe(kind))
 
     return AfterValidator(check)
 
@@ -170,13 +170,15 @@ def _pattern(regex: str, what: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def _unknown_name(expected: str) -> PydanticCustomError:
+    """The error for a well-formed id that names nothing in the game."""
+    return PydanticCustomError("unknown_name", "{expected}", {"expected": expected})
+
+
 def _tile_known(value: str, info: ValidationInfo) -> str:
     refs = _refs(info)
     if refs is not None and value.rpartition("-")[0] not in refs.tiles:
-        raise PydanticCustomError(
-            "unknown_name", "{expected}",
-            {"expected": f"a tile id <tile>-<copy> naming a tile of {refs.title}"},
-        )
+        raise _unknown_name(f"a tile id <tile>-<copy> naming a tile of {refs.title}")
     return value
 
 
@@ -187,19 +189,13 @@ def _city_known(value: str, info: ValidationInfo) -> str:
     tile_id = value.rpartition("-")[0]
     if tile_id.rpartition("-")[0] in refs.tiles or tile_id in refs.preprinted:
         return value
-    raise PydanticCustomError(
-        "unknown_name", "{expected}",
-        {"expected": f"a city id <tile id>-<city> on a tile or map hex of {refs.title}"},
-    )
+    raise _unknown_name(f"a city id <tile id>-<city> on a tile or map hex of {refs.title}")
 
 
 def _node_known(value: str, info: ValidationInfo) -> str:
     refs = _refs(info)
     if refs is not None and value.rpartition("-")[0] not in refs.hexes:
-        raise PydanticCustomError(
-            "unknown_name", "{expected}",
-            {"expected": f"a node id <hex>-<part> on a hex of the {refs.title} map"},
-        )
+        raise _unknown_name(f"a node id <hex>-<part> on a hex of the {refs.title} map")
     return value
 
 
