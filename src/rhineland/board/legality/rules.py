@@ -131,6 +131,7 @@ class BoardRules:
         self.first_phase = data.phases[0].name if data.phases else ""
         self.restriction = str(data.rules.get("track_restriction", "semi_restrictive"))
         self._upgrade_memo: dict[tuple[object, ...], bool] = {}
+        self._targets_memo: dict[tuple[object, ...], tuple[Tile, ...]] = {}
 
     # -- board setup ----------------------------------------------------------------
     def setup_tokens(self) -> tuple[tuple[str, int, str], ...]:
@@ -193,6 +194,18 @@ class BoardRules:
         if got is None:
             got = self.upgrades_to(hex_id, old, new, special=special, company=company, phase=phase)
             self._upgrade_memo[key] = got
+        return got
+
+    def upgrade_targets(self, hex_id: str, old: Tile, phase: str | None) -> tuple[Tile, ...]:
+        """The manifest tiles (``self.data.tiles``, in manifest order) a normal lay may put
+        on ``hex_id`` in place of ``old`` in ``phase`` by :meth:`can_upgrade`, memoised
+        (supply and phase colours are not looked at)."""
+        key = (hex_id, id(old), phase)
+        got = self._targets_memo.get(key)
+        if got is None:
+            got = tuple(new for new in self.data.tiles.values()
+                        if self.can_upgrade(hex_id, old, new, phase=phase))
+            self._targets_memo[key] = got
         return got
 
     def manifest_upgrades(self, tile: Tile) -> tuple[str, ...]:

@@ -122,13 +122,12 @@ def _normal_candidates(
     placed = ctx.board.tiles[hex_id]
     old = placed.tile
     out: list[Lay] = []
-    for name, copies in ctx.board.supply.items():
-        if not copies or (only is not None and name != only[0]):
+    supply = ctx.board.supply
+    for new in rules.upgrade_targets(hex_id, old, ctx.phase):
+        name = new.name
+        if not supply.get(name) or (only is not None and name != only[0]):
             continue
-        new = ctx.data.tiles[name]
         if new.color not in ctx.tile_colors:
-            continue
-        if not rules.can_upgrade(hex_id, old, new, phase=ctx.phase):
             continue
         fixed = rules.fixed_rotation(ctx, hex_id, new)
         rotations: Iterable[int]
@@ -190,10 +189,19 @@ def _walks_any(
     ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, indices: Iterable[int]
 ) -> bool:
     """With ``new_tile`` laid on ``hex_id``, does the network walk one of these of its paths?"""
-    targets = frozenset((hex_id, i) for i in indices)
-    if not targets:
+    wanted = frozenset(indices)
+    if not wanted:
         return False
     seats = remap_tokens(ctx.board, hex_id, new_tile, rotation)
+    # The walk starts at the entity's token cities and first walks every path of such a
+    # city (nothing is used yet then): a path touching a token city of the new tile is
+    # walked for sure, no walk needed to know it.
+    new = geometry(new_tile, rotation)
+    for ci, syms in seats.items():
+        if ctx.entity in syms and ci < len(new.cities):
+            if wanted.intersection(new.node_paths.get(new.cities[ci], ())):
+                return True
+    targets = frozenset((hex_id, i) for i in wanted)
     conn = compute_connectivity(
         ctx.board,
         ctx.entity,

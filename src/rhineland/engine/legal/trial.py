@@ -79,7 +79,14 @@ class Trial:
 
 def _edge(ok: Callable[[int], bool], legal: int, far: int, step: int) -> int:
     """The legal amount nearest to ``far`` between ``legal`` (a legal amount) and ``far``,
-    by bisection on the ``step`` grid (legality is one interval)."""
+    by bisection on the ``step`` grid (legality is one interval).  The amount next to
+    ``legal`` is tried first: a hint often lies on the edge itself (e.g. a price equal
+    to all the cash), which one trial then confirms."""
+    if abs(far - legal) > step:
+        near = legal + step if far > legal else legal - step
+        if not ok(near):
+            return legal
+        legal = near
     while abs(far - legal) > step and not ok(far):
         low, high = min(legal, far), max(legal, far)
         mid = low + (high - low) // (2 * step) * step
