@@ -203,6 +203,7 @@ class Game:
         self.leniencies_used: list[LeniencyUse] = []
         self._action_id: int | None = None
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
+        self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -384,8 +385,7 @@ class Game:
         :attr:`actions`, as an export keeps it.
         """
         if action.id is None:
-            last = max((a.id or 0 for a in self.actions), default=0)
-            action = dataclasses.replace(action, id=last + 1)
+            action = dataclasses.replace(action, id=self._last_action_id() + 1)
         if isinstance(action, Undo):
             self._undo(action.action_id)
         elif isinstance(action, Redo):
@@ -396,6 +396,18 @@ class Game:
             self._process_game_action(action, atomic, keep)
             self._redo_stack.clear()
         self.actions.append(action)
+
+    def _last_action_id(self) -> int:
+        """The highest id among :attr:`actions` (0 if none), kept up to date as actions are
+        appended (only the new ones are looked at)."""
+        n = len(self.actions)
+        seen, top = self._id_top
+        if seen > n:
+            seen, top = 0, 0
+        for a in self.actions[seen:]:
+            top = max(top, a.id or 0)
+        self._id_top = (n, top)
+        return top
 
     def _process_game_action(self, action: Action, atomic: bool, keep: bool) -> None:
         snapshot = self.snapshot() if (atomic or keep) else None

@@ -157,7 +157,11 @@ class StockRules:
         """Whether ``player`` may sell ``percent`` of ``corp``: it has operated, the market
         pool stays within ``market_share_limit`` (50%) and the player holds enough.
         Raises ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
-        ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR."""
+        ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR.
+
+        Every sale (stock round or emergency) passes this check before anything changes,
+        and it only reads the state: the legal-action generator leaves out the bundles
+        it refuses without trying them."""
         if not corp.operated:
             raise GameError(
                 f"shares of {corp.sym} cannot be sold before it has operated",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -232,10 +232,10 @@ class TitleData(Static):
                 return p
         raise KeyError(sym)
 
-    @property
-    def par_cells(self) -> list[MarketCell]:
-        """Every par cell of the market, row by row."""
-        return [c for row in self.market for c in row if c is not None and c.is_par]
+    @cached_property
+    def par_cells(self) -> tuple[MarketCell, ...]:
+        """Every par cell of the market, row by row (computed once)."""
+        return tuple(c for row in self.market for c in row if c is not None and c.is_par)
 
 
 FILES = ("game", "market", "trains", "entities", "tiles", "map")

@@ -117,6 +117,13 @@ class SpecialAbility:
 # -- the title hooks --------------------------------------------------------------------
 
 
+_MEMOS: dict[tuple[type, int], tuple[TitleData, dict[tuple[object, ...], bool],
+                                      dict[tuple[object, ...], tuple[Tile, ...]]]] = {}
+"""Per rules class and title data: the memos of :meth:`BoardRules.can_upgrade` and
+:meth:`BoardRules.upgrade_targets` (their answers depend only on the arguments, the
+class and the data; the data object is kept to tell a reused ``id`` apart)."""
+
+
 class BoardRules:
     """Tile and token rules with the common 18xx defaults; titles override hooks.
 
@@ -130,8 +137,12 @@ class BoardRules:
         self.data = data
         self.first_phase = data.phases[0].name if data.phases else ""
         self.restriction = str(data.rules.get("track_restriction", "semi_restrictive"))
-        self._upgrade_memo: dict[tuple[object, ...], bool] = {}
-        self._targets_memo: dict[tuple[object, ...], tuple[Tile, ...]] = {}
+        # pure answers of this rules class on this title data: shared by every game of it
+        memo = _MEMOS.get((type(self), id(data)))
+        if memo is None or memo[0] is not data:
+            memo = _MEMOS[(type(self), id(data))] = (data, {}, {})
+        self._upgrade_memo: dict[tuple[object, ...], bool] = memo[1]
+        self._targets_memo: dict[tuple[object, ...], tuple[Tile, ...]] = memo[2]
 
     # -- board setup ----------------------------------------------------------------
     def setup_tokens(self) -> tuple[tuple[str, int, str], ...]:

@@ -130,6 +130,9 @@ class AmountSpan:
     hi: int
     step: int = 1
     hints: tuple[int, ...] = ()
+    whole: frozenset[str] = frozenset()
+    """Rules that refuse the decision whatever the amount (e.g. the step does not take it
+    now): refused by one of them at one amount, it is refused at every amount."""
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,15 @@ from rhineland.engine.actions import (
     PlaceToken,
     SellShares,
 )
-from rhineland.engine.entities import IPO, MARKET, Corporation, Minor, Player, Private
+from rhineland.engine.entities import (
+    IPO,
+    MARKET,
+    Certificate,
+    Corporation,
+    Minor,
+    Player,
+    Private,
+)
 from rhineland.engine.legal.choices import (
     AmountRange,
     AmountSpan,
@@ -42,6 +50,7 @@ from rhineland.engine.legal.choices import (
     choice_key,
 )
 from rhineland.engine.legal.trial import Trial
+from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.board.legality import Lay, TokenSpot
@@ -52,6 +61,12 @@ if TYPE_CHECKING:
 
 DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
 """Every dividend kind an action may name; the title's rules accept some of them."""
+
+
+TRAIN_PRICE_FREE_RULES = frozenset({"or.step", "train.from_other"})
+"""Refusals of a train bought from another company that do not look at the price (the
+step does not take the purchase; trains do not change hands in this phase or between
+these companies): checked before the price is used."""
 
 
 def entity_type(entity: Any) -> EntityType:
@@ -105,7 +120,7 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
         if isinstance(c, Listed):
             out.append(c.choice)
         elif isinstance(c, AmountSpan):
-            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints)
+            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
             if rng is not None:
                 out.append(rng)
         elif isinstance(c, Ladder):
@@ -158,36 +173,47 @@ def sale_bundles(game: Game, player: Player,
     """Every distinct bundle of ``player``'s certificates of ``corp`` as (certificate ids,
     percent): any number of each certificate size, and with the president's certificate
     any percent of it (the rest comes back as change).  Candidates."""
+    return [(tuple(c.id for c in certs), pct) for certs, pct in _bundles(player, corp)]
+
+
+def _bundles(player: Player, corp: Corporation) -> list[tuple[list[Certificate], int]]:
+    """:func:`sale_bundles` as (certificates, percent)."""
     held = corp.certs_of(player.id)
     pres = [c for c in held if c.president]
-    by_size: dict[int, list[Any]] = {}
+    by_size: dict[int, list[Certificate]] = {}
     for c in sorted((c for c in held if not c.president), key=lambda c: -c.index):
         by_size.setdefault(c.percent, []).append(c)
-    sizes = sorted(by_size)
-    combos: list[list[Any]] = [[]]
-    for size in sizes:
+    combos: list[list[Certificate]] = [[]]
+    for size in sorted(by_size):
         combos = [combo + by_size[size][:k] for combo in combos
                   for k in range(len(by_size[size]) + 1)]
-    out = []
+    out: list[tuple[list[Certificate], int]] = []
     for combo in combos:
         pct = sum(c.percent for c in combo)
-        ids = tuple(c.id for c in combo)
         if combo:
-            out.append((ids, pct))
+            out.append((combo, pct))
         for p in pres:
             for part in range(10, p.percent + 1, 10):
-                out.append(((p.id, *ids), pct + part))
+                out.append(([p, *combo], pct + part))
     return out
 
 
 def sell_share_actions(game: Game, player: Player) -> list[Action]:
-    """Every sale bundle of ``player`` (candidates)."""
+    """Every sale bundle of ``player`` that the title's sale check
+    (:meth:`~rhineland.engine.rules_stock.StockRules.check_sell`, which every sale passes
+    before anything changes) does not refuse (candidates)."""
     out: list[Action] = []
+    check = game.title.check_sell
     for corp in game.corporations.values():
         if corp.closed or corp.share_price is None:
             continue
-        for ids, pct in sale_bundles(game, player, corp):
-            out.append(SellShares(entity=player.id, shares=ids, percent=pct))
+        for certs, pct in _bundles(player, corp):
+            try:
+                check(game, player, corp, certs, pct)
+            except GameError:
+                continue  # process refuses it with this very check
+            out.append(SellShares(entity=player.id, shares=tuple(c.id for c in certs),
+                                  percent=pct))
     return out
 
 
@@ -313,7 +339,7 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             # trial finds how far)
             out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
                                   "price", 1, max(entity.cash + helper, 1), 1,
-                                  (entity.cash, t.spec.price)))
+                                  (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES))
     return out
 
 

@@ -52,12 +52,15 @@ class Trial:
         return [a for a in actions if self.accepts(a)]
 
     def amount_range(self, template: Action, field: str, lo: int, hi: int, step: int = 1,
-                     hints: Iterable[int] = ()) -> AmountRange | None:
+                     hints: Iterable[int] = (),
+                     whole: frozenset[str] = frozenset()) -> AmountRange | None:
         """The legal amounts of ``template``'s ``field`` within ``lo..hi`` (by ``step``) as
         an :class:`AmountRange`, or ``None`` when no amount is legal.
 
         The legal amounts of one decision form an interval (a least and a most M); it
         is found from a legal point (``lo``, ``hi`` or one of ``hints``) by bisection.
+        A refusal by one of the ``whole`` rules (rules that do not look at the amount)
+        refuses every amount: ``None`` at once.
         """
         if hi < lo:
             return None
@@ -65,11 +68,18 @@ class Trial:
 
         def ok(v: int) -> bool:
             if v not in seen:
-                seen[v] = self.accepts(with_amount(template, field, v))
+                refused = self.refusal(with_amount(template, field, v))
+                if refused is not None and refused.rule in whole:
+                    raise _NoAmount
+                seen[v] = refused is None
             return seen[v]
 
-        points = {lo, hi, *(lo + (h - lo) // step * step for h in hints if lo <= h <= hi)}
-        inside = next((v for v in sorted(points, reverse=True) if ok(v)), None)
+        # the hints first (likely legal), then the ends; any legal point will do
+        points = [lo + (h - lo) // step * step for h in hints if lo <= h <= hi]
+        try:
+            inside = next((v for v in dict.fromkeys([*points, hi, lo]) if ok(v)), None)
+        except _NoAmount:
+            return None
         if inside is None:
             return None
         least = _edge(ok, inside, lo, step)
@@ -77,21 +87,28 @@ class Trial:
         return AmountRange(with_amount(template, field, least), field, least, most, step)
 
 
+class _NoAmount(Exception):
+    """A refusal that holds for every amount (see :meth:`Trial.amount_range`)."""
+
+
 def _edge(ok: Callable[[int], bool], legal: int, far: int, step: int) -> int:
     """The legal amount nearest to ``far`` between ``legal`` (a legal amount) and ``far``,
-    by bisection on the ``step`` grid (legality is one interval).  The amount next to
-    ``legal`` is tried first: a hint often lies on the edge itself (e.g. a price equal
-    to all the cash), which one trial then confirms."""
+    by bisection on the ``step`` grid (legality is one interval).  ``far`` itself is
+    tried first, then the amount next to ``legal``: a range often ends at the span's
+    end, or at a hint (e.g. a price equal to all the cash), found so in one or two
+    trials."""
+    if far == legal or ok(far):
+        return far
     if abs(far - legal) > step:
         near = legal + step if far > legal else legal - step
         if not ok(near):
             return legal
         legal = near
-    while abs(far - legal) > step and not ok(far):
+    while abs(far - legal) > step:  # ``far`` is refused, ``legal`` accepted
         low, high = min(legal, far), max(legal, far)
         mid = low + (high - low) // (2 * step) * step
         if ok(mid):
             legal = mid
         else:
             far = mid
-    return far if ok(far) else legal
+    return legal

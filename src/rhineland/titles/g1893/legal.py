@@ -115,7 +115,8 @@ class CologneLegal(Title):
             payer = max([entity.cash] + [game.player(o).cash for o in owners[:1]])
             cands.append(AmountSpan(
                 BuyCompany(entity=entity.sym, entity_type=entity_type(entity), company="EVA",
-                           price=1), "price", 1, payer, 1, (eva.spec.value,)))
+                           price=1), "price", 1, payer, 1, (eva.spec.value,),
+                frozenset({"or.step"})))
         if step != "buy_train":
             return cands
         seen: set[str] = set()
