@@ -198,9 +198,9 @@ def _walks_any(
     # walked for sure, no walk needed to know it.
     new = geometry(new_tile, rotation)
     for ci, syms in seats.items():
-        if ctx.entity in syms and ci < len(new.cities):
-            if wanted.intersection(new.node_paths.get(new.cities[ci], ())):
-                return True
+        if (ctx.entity in syms and ci < len(new.cities)
+                and wanted.intersection(new.node_paths.get(new.cities[ci], ()))):
+            return True
     targets = frozenset((hex_id, i) for i in wanted)
     conn = compute_connectivity(
         ctx.board,
