@@ -1,11 +1,24 @@
-"""Random self-play: play N games of a title from ``new_game`` to the end and print figures.
+"""Random self-play at scale: N games per title from ``new_game`` to the end, each checked.
 
-    .venv/bin/python scripts/selfplay.py --title 18Rhl --games 100 [--seed 0]
+    .venv/bin/python scripts/selfplay.py [--title 18Rhl] [--games 1000] [--jobs 2]
+                                         [--seed 0] [--json report.json]
 
-Each game draws its player count and optional rules from its seed and chooses
-every action at random among ``legal_actions()`` (:mod:`rhineland.sim.selfplay`).
-Prints games finished, end reasons, actions per game, games per second, and
-any game that crashed or did not end within ``--max-actions``.
+Each game draws its player count (18Rhl 3-6, 1893 2-4) and optional rules from its
+seed and chooses every action at random among ``legal_actions()``
+(:mod:`rhineland.sim.selfplay`).  Checked per game (``--no-check`` skips them):
+
+* the invariants after every action (:mod:`rhineland.sim.invariants`: money conserved,
+  certificates at 100%, no negative cash where the rules allow none);
+* the game's export (``to_export``) replays to the same end and result, with no
+  leniency used.
+
+A game that crashes, breaks an invariant or does not replay is a failure: its export
+(the actions up to the failure) and the error are saved in ``--save-dir``.  Prints per
+title the games, how they ended (bank broken, bankruptcy, ...), unfinished games (no
+end within ``--max-actions``), failures, actions per game, and games per second per
+core (games / CPU seconds of the games) besides the wall clock rate.  ``--jobs J``
+plays J games at a time in worker processes.  Interrupted (SIGINT), it prints the
+figures of the games played so far.  Exit status 1 if any game failed.
 """
 
 from __future__ import annotations
@@ -16,50 +29,169 @@ import sys
 import time
 import traceback
 from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
+import orjson
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from rhineland import Game, replay, to_export
+from rhineland.engine.actions import Action
+from rhineland.io.export import parse_export
+from rhineland.sim.invariants import invariant_errors
 from rhineland.sim.selfplay import TITLE_PLAYERS, play
 
 
+class InvariantBroken(Exception):
+    """An invariant does not hold after an action."""
+
+
+@dataclass
+class GameReport:
+    """One checked game: setup, end, length, CPU seconds, and what failed (if anything)."""
+
+    title: str
+    seed: int
+    players: int = 0
+    optional_rules: tuple[str, ...] = ()
+    finished: bool = False
+    end_reason: str | None = None
+    actions: int = 0
+    cpu: float = 0.0
+    failure: str | None = None
+    saved: str | None = None
+
+
+def run_game(title: str, seed: int, max_actions: int, check: bool,
+             save_dir: str) -> GameReport:
+    """Play and check one game (see the module docstring); never raises."""
+    start = time.process_time()
+    report = GameReport(title, seed)
+    seen: dict[str, Any] = {}
+
+    def after(game: Game, action: Action) -> None:
+        if "game" not in seen:
+            seen["game"] = game
+            seen["money"] = game.data.bank  # all the money there is: the bank's at setup
+        if check:
+            errors = invariant_errors(game, seen["money"])
+            if errors:
+                raise InvariantBroken(f"after action {len(game.actions)} ({action.type}): "
+                                      + "; ".join(errors))
+
+    try:
+        r = play(title, seed, max_actions=max_actions, on_action=after)
+        game = r.game
+        seen["game"] = game
+        report.players = len(game.players)
+        report.optional_rules = tuple(game.title.optional_rules)
+        report.finished, report.end_reason, report.actions = r.finished, r.end_reason, r.actions
+        if check:
+            again = replay(parse_export(to_export(game)))
+            if again.is_terminal != r.finished or (r.finished and again.result() != r.result):
+                raise AssertionError(
+                    f"the export replays to {again.result() if again.is_terminal else 'no end'}"
+                    f", the game ended with {r.result if r.finished else 'no end'}")
+            if again.leniencies_used:
+                raise AssertionError(f"the replay used leniencies: {again.leniencies_used}")
+    except Exception as exc:
+        report.failure = f"{type(exc).__name__}: {exc}"
+        game = seen.get("game")
+        if game is not None:
+            report.players = len(game.players)
+            report.optional_rules = tuple(game.title.optional_rules)
+            report.actions = len(game.actions)
+            path = Path(save_dir) / f"{title}_seed{seed}.json"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(orjson.dumps(to_export(game), option=orjson.OPT_INDENT_2))
+            path.with_suffix(".txt").write_text(traceback.format_exc())
+            report.saved = str(path)
+    report.cpu = time.process_time() - start
+    return report
+
+
+def _run(task: tuple[str, int, int, bool, str]) -> GameReport:
+    return run_game(*task)
+
+
+def reports(tasks: list[tuple[str, int, int, bool, str]], jobs: int) -> Iterator[GameReport]:
+    """The reports of ``tasks`` as they finish (in this process with one job)."""
+    if jobs <= 1:
+        for task in tasks:
+            yield _run(task)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield from pool.map(_run, tasks, chunksize=1)
+
+
+def summary(title: str, rows: list[GameReport]) -> list[str]:
+    """The printed figures of one title's games."""
+    if not rows:
+        return [f"{title}: no games played"]
+    ends = Counter(r.end_reason or "?" for r in rows if r.finished and not r.failure)
+    unfinished = [r.seed for r in rows if not r.finished and not r.failure]
+    failed = [r for r in rows if r.failure]
+    lengths = [r.actions for r in rows if not r.failure]
+    cpu = sum(r.cpu for r in rows)
+    out = [f"{title}: {len(rows)} games (seeds {min(r.seed for r in rows)}.."
+           f"{max(r.seed for r in rows)})",
+           f"  finished {sum(ends.values())} (end: {dict(ends.most_common())}), "
+           f"unfinished {len(unfinished)}, failed {len(failed)}"]
+    if lengths:
+        out.append(f"  actions/game: median {statistics.median(lengths):.0f}, "
+                   f"min {min(lengths)}, max {max(lengths)}")
+    out.append(f"  {len(rows) / cpu:.3f} games/s per core ({cpu:.0f} CPU s)")
+    out.extend(f"  failed: seed {r.seed}: {r.failure} (export: {r.saved})" for r in failed)
+    if unfinished:
+        out.append(f"  unfinished seeds: {unfinished}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Play the games and print the figures; exit status 1 if any game crashed."""
+    """Play the games and print the figures; exit status 1 if any game failed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--title", required=True, choices=sorted(TITLE_PLAYERS))
-    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--title", action="append", choices=sorted(TITLE_PLAYERS),
+                    help="title to play (repeatable; default: every title)")
+    ap.add_argument("--games", type=int, default=10, help="games per title")
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game")
     ap.add_argument("--max-actions", type=int, default=5000)
+    ap.add_argument("--jobs", type=int, default=1, help="games played at a time")
+    ap.add_argument("--no-check", action="store_true",
+                    help="skip the invariants and the replay of each export")
+    ap.add_argument("--save-dir", default="selfplay_failures",
+                    help="where a failed game's export and error go")
+    ap.add_argument("--json", type=Path, help="write every game's report to this file")
     args = ap.parse_args(argv)
-    reasons: Counter[str] = Counter()
-    lengths: list[int] = []
-    crashed: list[tuple[int, str]] = []
-    unfinished: list[int] = []
+    titles = args.title or sorted(TITLE_PLAYERS)
+    tasks = [(t, s, args.max_actions, not args.no_check, args.save_dir)
+             for t in titles for s in range(args.seed, args.seed + args.games)]
+    rows: dict[str, list[GameReport]] = {t: [] for t in titles}
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("failed {task.fields[failed]}"), TimeElapsedColumn())
     start = time.perf_counter()
-    for seed in range(args.seed, args.seed + args.games):
+    with Progress(*columns, console=None, transient=False) as progress:
+        bars = {t: progress.add_task(t, total=args.games, failed=0) for t in titles}
         try:
-            r = play(args.title, seed, max_actions=args.max_actions)
-        except Exception as exc:
-            crashed.append((seed, f"{type(exc).__name__}: {exc}"))
-            traceback.print_exc(file=sys.stderr)
-            continue
-        lengths.append(r.actions)
-        if r.finished:
-            reasons[r.end_reason or "?"] += 1
-        else:
-            unfinished.append(seed)
-    elapsed = time.perf_counter() - start
-    finished = sum(reasons.values())
-    print(f"{args.title}: {args.games} games (seeds {args.seed}..{args.seed + args.games - 1})")
-    print(f"  finished {finished}, unfinished {len(unfinished)}, crashed {len(crashed)}")
-    print(f"  end reasons: {dict(reasons.most_common())}")
-    if lengths:
-        print(f"  actions/game: median {statistics.median(lengths):.0f}, "
-              f"min {min(lengths)}, max {max(lengths)}")
-    print(f"  {args.games / elapsed:.3f} games/s ({elapsed:.1f} s)")
-    for seed, msg in crashed:
-        print(f"  crash: seed {seed}: {msg}")
-    if unfinished:
-        print(f"  unfinished seeds: {unfinished}")
-    return 1 if crashed else 0
+            for report in reports(tasks, args.jobs):
+                rows[report.title].append(report)
+                failed = sum(1 for r in rows[report.title] if r.failure)
+                progress.update(bars[report.title], advance=1, failed=failed)
+        except KeyboardInterrupt:  # the figures of the games played so far
+            print("interrupted", file=sys.stderr)
+    wall = time.perf_counter() - start
+    done = sum(len(v) for v in rows.values())
+    print(f"{done} of {len(tasks)} games, {args.jobs} job(s), {wall:.0f} s: "
+          f"{done / wall:.3f} games/s")
+    for t in titles:
+        print("\n".join(summary(t, rows[t])))
+    if args.json:
+        args.json.write_bytes(orjson.dumps([asdict(r) for t in titles for r in rows[t]],
+                                           option=orjson.OPT_INDENT_2))
+    return 1 if any(r.failure for t in titles for r in rows[t]) else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())
