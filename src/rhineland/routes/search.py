@@ -214,6 +214,20 @@ class Candidate:
         return self.nodes, tuple([s.hexes for s in self.segments])
 
 
+def _sort_candidates(cands: list[Candidate]) -> None:
+    """Sort by decreasing ``ub``, then :attr:`Candidate.key`; the segments' hexes of the
+    key are built only where ``ub`` and the node ids tie (parallel track)."""
+    cands.sort(key=lambda c: (-c.ub, c.nodes))
+    i, n = 0, len(cands)
+    while i < n:
+        j = i + 1
+        while j < n and cands[j].ub == cands[i].ub and cands[j].nodes == cands[i].nodes:
+            j += 1
+        if j - i > 1:
+            cands[i:j] = sorted(cands[i:j], key=lambda c: c.key)
+        i = j
+
+
 class _Search:
     """One search: the compiled tables, the candidate lists and the counters."""
 
@@ -248,7 +262,7 @@ class _Search:
                     self.evaluate(tm, c)
                     c.ub = c.exact if c.exact is not None and c.exact >= 0 else -1
                 got = [c for c in got if c.ub >= 0]
-            got.sort(key=lambda c: (-c.ub, c.key))
+            _sort_candidates(got)
             for i, c in enumerate(got):
                 c.pos = i
             self._cands[tm.name] = got

@@ -155,8 +155,13 @@ def par_actions(game: Game, player: Player, corp: Corporation) -> Ladder:
 
 
 def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Action]:
-    """One certificate of each size from the IPO and from the market (candidates)."""
+    """One certificate of each size from the IPO and from the market that ``player`` has
+    the cash for (candidates; the stock round's buy refuses a certificate whose title
+    price, :meth:`~rhineland.engine.rules_stock.StockRules.share_price_for`, exceeds the
+    buyer's cash)."""
     out: list[Action] = []
+    if corp.share_price is None:
+        return out
     for source in (IPO, MARKET):
         seen: set[tuple[int, bool]] = set()
         for cert in sorted(corp.certs_of(source), key=lambda c: c.index):
@@ -164,6 +169,8 @@ def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Act
             if key in seen or cert.reserved:
                 continue
             seen.add(key)
+            if game.title.share_price_for(game, corp, cert, source) > player.cash:
+                continue
             out.append(BuyShares(entity=player.id, shares=(cert.id,), percent=cert.percent))
     return out
 
