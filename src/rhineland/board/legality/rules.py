@@ -118,10 +118,12 @@ class SpecialAbility:
 
 
 _MEMOS: dict[tuple[type, int], tuple[TitleData, dict[tuple[object, ...], bool],
-                                      dict[tuple[object, ...], tuple[Tile, ...]]]] = {}
-"""Per rules class and title data: the memos of :meth:`BoardRules.can_upgrade` and
-:meth:`BoardRules.upgrade_targets` (their answers depend only on the arguments, the
-class and the data; the data object is kept to tell a reused ``id`` apart)."""
+                                      dict[tuple[object, ...], tuple[Tile, ...]],
+                                      dict[tuple[object, ...], bool]]] = {}
+"""Per rules class and title data: the memos of :meth:`BoardRules.can_upgrade`,
+:meth:`BoardRules.upgrade_targets` and :attr:`BoardRules.fits_memo` (their answers
+depend only on the arguments, the class and the data; the data object is kept to tell
+a reused ``id`` apart)."""
 
 
 class BoardRules:
@@ -140,9 +142,13 @@ class BoardRules:
         # pure answers of this rules class on this title data: shared by every game of it
         memo = _MEMOS.get((type(self), id(data)))
         if memo is None or memo[0] is not data:
-            memo = _MEMOS[(type(self), id(data))] = (data, {}, {})
+            memo = _MEMOS[(type(self), id(data))] = (data, {}, {}, {})
         self._upgrade_memo: dict[tuple[object, ...], bool] = memo[1]
         self._targets_memo: dict[tuple[object, ...], tuple[Tile, ...]] = memo[2]
+        self.fits_memo: dict[tuple[object, ...], bool] = memo[3]
+        """Memo of the tile-lay check that a rotated tile fits its hex (its exits lead
+        where track may go, the old track and cities kept): keyed by hex, old tile and
+        rotation, new tile and rotation (see ``tile_lays``)."""
 
     # -- board setup ----------------------------------------------------------------
     def setup_tokens(self) -> tuple[tuple[str, int, str], ...]:

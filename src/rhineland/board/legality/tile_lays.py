@@ -48,17 +48,32 @@ def _ct_checks(old: TileGeometry, new: TileGeometry) -> bool:
 def _rotation_ok(
     ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, reach: Iterable[int]
 ) -> bool:
-    links = hex_links(ctx.board.spec)[hex_id]
-    placed = ctx.board.tiles[hex_id]
+    """The title's rotation rule, an exit on the network (``reach``: edges it touches)
+    and :func:`_fits`."""
     new = geometry(new_tile, rotation)
     if not ctx.rules.rotation_allowed(ctx, hex_id, new):
-        return False
-    if any(e not in links for e in new.exits):
         return False
     reach_set = set(reach)
     if not any(e in reach_set for e in new.exits):
         return False
-    return _ct_checks(geometry(placed.tile, placed.rotation), new)
+    return _fits(ctx, hex_id, new_tile, rotation)
+
+
+def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
+    """Whether ``new_tile`` at ``rotation`` fits ``hex_id`` as the map and the tile there
+    stand: every exit leads where track may cross, the old track and cities kept
+    (:func:`_ct_checks`).  Depends on those alone: memoised by the rules."""
+    placed = ctx.board.tiles[hex_id]
+    key = (hex_id, id(placed.tile), placed.rotation, id(new_tile), rotation)
+    memo = ctx.rules.fits_memo
+    got = memo.get(key)
+    if got is None:
+        links = hex_links(ctx.board.spec)[hex_id]
+        new = geometry(new_tile, rotation)
+        got = all(e in links for e in new.exits) and _ct_checks(
+            geometry(placed.tile, placed.rotation), new)
+        memo[key] = got
+    return got
 
 
 def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
