@@ -166,8 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every game's report to this file")
     args = ap.parse_args(argv)
     titles = args.title or sorted(TITLE_PLAYERS)
+    # the titles alternate, so that an interrupted run has played each about as often
     tasks = [(t, s, args.max_actions, not args.no_check, args.save_dir)
-             for t in titles for s in range(args.seed, args.seed + args.games)]
+             for s in range(args.seed, args.seed + args.games) for t in titles]
     rows: dict[str, list[GameReport]] = {t: [] for t in titles}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("failed {task.fields[failed]}"), TimeElapsedColumn())
