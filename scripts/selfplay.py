@@ -17,13 +17,15 @@ A game that crashes, breaks an invariant or does not replay is a failure: its ex
 title the games, how they ended (bank broken, bankruptcy, ...), unfinished games (no
 end within ``--max-actions``), failures, actions per game, and games per second per
 core (games / CPU seconds of the games) besides the wall clock rate.  ``--jobs J``
-plays J games at a time in worker processes.  Interrupted (SIGINT), it prints the
-figures of the games played so far.  Exit status 1 if any game failed.
+plays J games at a time in worker processes.  Interrupted (SIGINT, or SIGTERM for a
+run in the background), it prints the figures of the games played so far; without a
+terminal it notes the games played once a minute on stderr.  Exit status 1 if any game failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import sys
 import time
@@ -150,6 +152,10 @@ def summary(title: str, rows: list[GameReport]) -> list[str]:
     return out
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play the games and print the figures; exit status 1 if any game failed."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -172,14 +178,21 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, list[GameReport]] = {t: [] for t in titles}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("failed {task.fields[failed]}"), TimeElapsedColumn())
-    start = time.perf_counter()
-    with Progress(*columns, console=None, transient=False) as progress:
+    signal.signal(signal.SIGTERM, _interrupt)  # a background run is stopped by SIGTERM
+    start = last_note = time.perf_counter()
+    plain = not sys.stderr.isatty()
+    with Progress(*columns, console=None, transient=False, disable=plain) as progress:
         bars = {t: progress.add_task(t, total=args.games, failed=0) for t in titles}
         try:
             for report in reports(tasks, args.jobs):
                 rows[report.title].append(report)
                 failed = sum(1 for r in rows[report.title] if r.failure)
                 progress.update(bars[report.title], advance=1, failed=failed)
+                if plain and time.perf_counter() - last_note > 60:  # no bar: a line a minute
+                    last_note = time.perf_counter()
+                    print(", ".join(f"{t} {len(v)} played, {sum(1 for r in v if r.failure)}"
+                                    " failed" for t, v in rows.items()), file=sys.stderr,
+                          flush=True)
         except KeyboardInterrupt:  # the figures of the games played so far
             print("interrupted", file=sys.stderr)
     wall = time.perf_counter() - start
