@@ -154,29 +154,14 @@ class StockRules:
     # -- selling -----------------------------------------------------------------------
     def check_sell(self, game: Game, player: Player, corp: Corporation,
                    certs: list[Certificate], percent: int) -> None:
-        """Whether ``player`` may sell ``percent`` of ``corp``: it has operated, the market
-        pool stays within ``market_share_limit`` (50%) and the player holds enough.
+        """Whether ``player`` may sell ``percent`` of ``corp`` in a stock round: it has
+        operated, the market pool stays within ``market_share_limit`` (50%) and the
+        player holds enough (:func:`rhineland.engine.emergency.check_sale_basics`).
         Raises ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
         ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR."""
-        if not corp.operated:
-            raise GameError(
-                f"shares of {corp.sym} cannot be sold before it has operated",
-                "stock.sell_before_operating",
-            )
-        in_market = corp.percent_of(MARKET)
-        limit = game.data.rules.get("market_share_limit", 50)
-        if in_market + percent > limit:
-            raise GameError(
-                f"the market would hold {in_market + percent}% of {corp.sym}, the limit is "
-                f"{limit}%",
-                "stock.market_limit",
-            )
-        if percent > corp.percent_of(player.id):
-            raise GameError(
-                f"{player.name} holds {corp.percent_of(player.id)}% of {corp.sym}, cannot sell "
-                f"{percent}%",
-                "stock.sell_percent",
-            )
+        from rhineland.engine.emergency import check_sale_basics
+
+        check_sale_basics(game, player, corp, percent)
 
     def after_shares_sold(self, game: Game, player: Player, corp: Corporation,
                           certs: list[Certificate]) -> None:

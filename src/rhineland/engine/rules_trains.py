@@ -23,11 +23,6 @@ class TrainRules:
     """Trains: limits, the buy step, emergency buys, phase changes and rusting."""
 
     if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
-        def check_sell(self, game: Game, player: Any, corp: Corporation, certs: list[Any],
-                       percent: int) -> None:
-            """For type checking only: see :meth:`StockRules.check_sell`."""
-            ...
-
         def has_route(self, game: Game, entity: Any) -> bool:
             """For type checking only: see :meth:`OperatingRules.has_route`."""
             ...
@@ -218,7 +213,11 @@ class TrainRules:
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
 
     def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any, action: Any) -> None:
-        """The president sells shares to raise money for a train the company must buy."""
+        """The president sells shares to raise money for a train the company must buy,
+        as :func:`rhineland.engine.emergency.check_emergency_sale` allows (only enough,
+        the market limit, the operating company's presidency kept).  Raises
+        ``GameError`` (``"train.emergency_sell"`` and that function's rules)."""
+        from rhineland.engine.emergency import check_emergency_sale
         from rhineland.engine.rounds.stock import sell_certificates
 
         owners = game.entity_owner_ids(entity)
@@ -228,23 +227,19 @@ class TrainRules:
         player = game.player(owners[0])
         if not self.must_buy_train(game, entity):
             raise GameError(f"{entity.sym} is not obliged to buy a train", "train.emergency_sell")
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
-        if entity.cash + player.cash >= cheapest:
-            raise GameError(
-                f"{player.name} and {entity.sym} have {player.cash + entity.cash}M, enough for "
-                f"the {cheapest}M train: no shares may be sold",
-                "train.emergency_sell",
-            )
         certs = []
         for sid in action.shares:
             sym, _, idx = sid.rpartition("_")
-            corp = game.corporation(sym)
+            corp = game.corporations.get(sym)
+            if corp is None or not idx.isdigit() or int(idx) >= len(corp.certificates):
+                raise GameError(f"no share certificate {sid!r}", "stock.share_id")
             certs.append(corp.certificates[int(idx)])
+        if not certs:
+            raise GameError("sell_shares names no certificate", "stock.sell")
         corp = game.corporation(certs[0].corporation)
-        for c in certs:
-            if c.owner != player.id:
-                raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
-        self.check_sell(game, player, corp, certs, action.percent)
+        if any(c.corporation != corp.sym for c in certs):
+            raise GameError("a sale is of one corporation's shares", "stock.sell")
+        check_emergency_sale(game, entity, player, corp, certs, action.percent)
         sell_certificates(game, player, corp, certs, action.percent)
         rnd.turn_state["emergency_sold"] = True
 

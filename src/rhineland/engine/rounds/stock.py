@@ -25,6 +25,7 @@ from rhineland.engine.shares import (
     check_presidency,
     give,
     oldest_in_market,
+    presidency_taker,
     swap_certificates,
     to_market,
 )
@@ -225,7 +226,7 @@ class StockRound(Round):
             f"{player.name} buys {sum(c.percent for c in certs)}% of {corp.sym} from "
             f"{'the market' if source == MARKET else 'the IPO'} for {price}M"
         )
-        check_presidency(game, corp, player)
+        check_presidency(game, corp)
         game.title.after_share_bought(game, player, corp)
         self.bought_this_turn = True
         self.last_buy_kind = "shares"
@@ -312,27 +313,19 @@ def sell_certificates(
     game.pay(game.bank, player, total)
     game.add_log(f"{player.name} sells {percent}% of {corp.sym} for {total}M")
     game.title.after_shares_sold(game, player, corp, certs)
-    check_presidency(game, corp, player)
+    check_presidency(game, corp)
 
 
 def _next_president(game: Game, seller: Player, corp: Corporation, percent: int) -> Player:
-    """Who takes the presidency when ``seller`` sells ``percent`` including the certificate."""
-    pres_cert = next(c for c in corp.certificates if c.president)
-    kept_pct = corp.counted_percent(seller.id) - percent
-    best: tuple[Player, int] | None = None
-    order = game.state.players
-    start = order.index(seller)
-    for k in range(1, len(order)):
-        p = order[(start + k) % len(order)]
-        if p.bankrupt:
-            continue
-        pct = corp.counted_percent(p.id)
-        if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
-            best = (p, pct)
-    if best is None:
+    """Who takes the presidency when ``seller`` sells ``percent`` including the
+    certificate (:func:`~rhineland.engine.shares.presidency_taker`: the most, more than
+    the seller keeps); ``GameError`` (``"stock.sell_president"``) when no one may."""
+    taker = presidency_taker(game, corp, after=seller.id,
+                             above=corp.counted_percent(seller.id) - percent, exclude=seller.id)
+    if taker is None:
         raise GameError(
             f"{seller.name} cannot sell the president's certificate of {corp.sym}: no other "
             "player could take the presidency",
             "stock.sell_president",
         )
-    return best[0]
+    return taker

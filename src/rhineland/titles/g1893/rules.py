@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import (
     BuyTrain,
 )
-from rhineland.engine.entities import MARKET, Corporation, Minor, Player
+from rhineland.engine.entities import Corporation, Minor, Player
 from rhineland.engine.shares import (
     move_price,
     operating_order_key,
@@ -333,7 +333,11 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
 
     def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
         """A president who cannot pay for a train even after selling all they may goes
-        bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
+        bankrupt: their cash goes to the bank and the game ends at once (seed 001).
+        Raises ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
+        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
+        from rhineland.engine.emergency import check_may_go_bankrupt
+
         if action.type != "bankrupt":
             return False
         owners = game.entity_owner_ids(entity)
@@ -342,14 +346,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         if not self.must_buy_train(game, entity):
             raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
         player = game.player(owners[0])
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
-        means = entity.cash + player.cash + self.sellable_value(game, player)
-        if means >= cheapest:
-            raise GameError(
-                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-                f"cash and sellable shares total {means}M, the cheapest train costs {cheapest}M",
-                "bankrupt.can_pay",
-            )
+        check_may_go_bankrupt(game, entity, player)
         game.pay(player, game.bank, player.cash)
         player.bankrupt = True
         game.add_log(f"{player.name} goes bankrupt: the game ends")
@@ -359,17 +356,3 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         st.game_end_reason = "bankrupt"
         st.ended_mid_round = True
         return True
-
-    def sellable_value(self, game: Game, player: Player) -> int:
-        """M ``player`` could raise by selling every share the market takes now."""
-        limit = game.data.rules.get("market_share_limit", 50)
-        total = 0
-        for corp in game.corporations.values():
-            if not corp.operated or corp.share_price is None:
-                continue
-            room = limit - corp.percent_of(MARKET)
-            for cert in corp.certs_of(player.id):
-                if not cert.president and cert.percent <= room:
-                    room -= cert.percent
-                    total += corp.share_price.price * cert.percent // 10
-        return total

@@ -281,7 +281,7 @@ class CologneStock(Title):
             give(game, c, player.id)
         self.close_private(game, fdsd)
         game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
-        check_presidency(game, rag, player)
+        check_presidency(game, rag)
         self.check_float(game, rag)
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False, for_priority=False)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
 from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Train
+from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import give, move_price, set_price, to_market
@@ -171,34 +171,6 @@ class Rhl(RhlLegal, Title):
             return False
         return super().train_sellable_to(game, seller, buyer)
 
-    def sellable_value(self, game: Game, player: Player) -> int:
-        """M a player could raise by selling every share the rules let them sell now."""
-        total = 0
-        for corp, certs in self.sellable_bundles(game, player):
-            assert corp.share_price is not None
-            total += corp.share_price.price * sum(c.percent for c in certs) // 10
-        return total
-
-    def sellable_bundles(
-        self, game: Game, player: Player
-    ) -> list[tuple[Corporation, list[Certificate]]]:
-        """Per corporation, the largest set of ``player``'s certificates sellable now."""
-        out = []
-        limit = game.data.rules.get("market_share_limit", 50)
-        for corp in game.corporations.values():
-            if not corp.operated or corp.closed or corp.share_price is None:
-                continue
-            room = limit - corp.percent_of(MARKET)
-            chosen: list[Certificate] = []
-            for cert in sorted(corp.certs_of(player.id), key=lambda c: -c.index):
-                if cert.president or cert.percent > room:
-                    continue
-                chosen.append(cert)
-                room -= cert.percent
-            if chosen:
-                out.append((corp, chosen))
-        return out
-
     def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
         """The president cannot pay for the train the corporation must buy.
 
@@ -213,6 +185,7 @@ class Rhl(RhlLegal, Title):
         Source: reference engine (oracle traces); seed 000 describes a bank loan
         instead (docs/rules-differences.md).
         """
+        from rhineland.engine.emergency import check_may_go_bankrupt, emergency_bundles
         from rhineland.engine.rounds.stock import sell_certificates
         from rhineland.engine.shares import check_presidency
 
@@ -221,19 +194,11 @@ class Rhl(RhlLegal, Title):
             raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
                             "bankrupt.not_needed")
         player = game.player(owners[0])
+        check_may_go_bankrupt(game, entity, player)
         cheapest = self.cheapest_depot_train(game)
-        if cheapest is None:
-            raise GameError("no train left in the depot", "bankrupt.no_train")
-        means = entity.cash + player.cash + self.sellable_value(game, player)
-        if means >= cheapest.spec.price:
-            raise GameError(
-                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-                f"cash and sellable shares total {means}M, the cheapest train costs "
-                f"{cheapest.spec.price}M",
-                "bankrupt.can_pay",
-            )
+        assert cheapest is not None
         game.add_log(f"{player.name} goes bankrupt")
-        for corp, certs in self.sellable_bundles(game, player):
+        for corp, certs in emergency_bundles(game, entity, player):
             sell_certificates(game, player, corp, certs, sum(c.percent for c in certs))
         contribution = player.cash
         for corp in game.corporations.values():
