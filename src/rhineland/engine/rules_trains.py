@@ -69,15 +69,6 @@ class TrainRules:
         hook; 1893 never obliges minors."""
         return not entity.trains and self.has_route(game, entity)
 
-    def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        """Refuse a pass in the buy-train step while ``entity`` must buy and the depot
-        offers a train (``GameError`` ``"train.must_buy"``)."""
-        if self.must_buy_train(game, entity) and self.available_depot_trains(game):
-            raise GameError(
-                f"{entity.sym} has a route and no train: it must buy a train",
-                "train.must_buy",
-            )
-
     def available_depot_trains(self, game: Game) -> list[Any]:
         """Depot trains that may be bought now: the next type, and types made available."""
         depot = game.depot_trains()
@@ -211,37 +202,6 @@ class TrainRules:
         game.pay(president, entity, need)
         game.pay(entity, game.bank, price)
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
-
-    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any, action: Any) -> None:
-        """The president sells shares to raise money for a train the company must buy,
-        as :func:`rhineland.engine.emergency.check_emergency_sale` allows (only enough,
-        the market limit, the operating company's presidency kept).  Raises
-        ``GameError`` (``"train.emergency_sell"`` and that function's rules)."""
-        from rhineland.engine.emergency import check_emergency_sale
-        from rhineland.engine.rounds.stock import sell_certificates
-
-        owners = game.entity_owner_ids(entity)
-        if not owners or action.entity != owners[0]:
-            raise GameError(f"only {entity.sym}'s president may sell shares now",
-                            "train.emergency_sell")
-        player = game.player(owners[0])
-        if not self.must_buy_train(game, entity):
-            raise GameError(f"{entity.sym} is not obliged to buy a train", "train.emergency_sell")
-        certs = []
-        for sid in action.shares:
-            sym, _, idx = sid.rpartition("_")
-            corp = game.corporations.get(sym)
-            if corp is None or not idx.isdigit() or int(idx) >= len(corp.certificates):
-                raise GameError(f"no share certificate {sid!r}", "stock.share_id")
-            certs.append(corp.certificates[int(idx)])
-        if not certs:
-            raise GameError("sell_shares names no certificate", "stock.sell")
-        corp = game.corporation(certs[0].corporation)
-        if any(c.corporation != corp.sym for c in certs):
-            raise GameError("a sale is of one corporation's shares", "stock.sell")
-        check_emergency_sale(game, entity, player, corp, certs, action.percent)
-        sell_certificates(game, player, corp, certs, action.percent)
-        rnd.turn_state["emergency_sold"] = True
 
     def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
                            train: Any) -> None:

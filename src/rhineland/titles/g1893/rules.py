@@ -23,7 +23,7 @@ from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
-from rhineland.titles.g1893.steps import BUY_EVA_FROM_PLAYER
+from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
 
 if TYPE_CHECKING:
@@ -160,28 +160,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         game.state.extra["traded_in"] = []
         game.state.extra["first_sr_passers"] = []
 
-    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
-        """EVA may be bought from another player at any point of the turn."""
-        return (BUY_EVA_FROM_PLAYER,)
-
-    def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
-        """1893: minors lay track but place no token and pay half (seed 001, "Minor companies").
-
-        Their dividend step is :meth:`skip_step`'s half payout.
-        """
-        if isinstance(entity, Minor) and step == "token":
-            return False
-        if isinstance(entity, Minor) and step == "dividend":
-            return False
-        return super().step_applicable(game, rnd, entity, step)
-
-    def skip_step(self, game: Game, rnd: Any, entity: Any, step: str) -> None:
-        """A minor pays half its revenue to its owner and keeps half."""
-        if isinstance(entity, Minor) and step == "dividend":
-            if rnd.route_results:
-                self.minor_half_pay(game, entity, rnd.revenue)
-            return
-        super().skip_step(game, rnd, entity, step)
+    def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """1893's OR turn (:data:`rhineland.titles.g1893.steps.STEPS`): EVA may be
+        bought from another player at any point of it."""
+        return STEPS
 
     def minor_half_pay(self, game: Game, minor: Minor, revenue: int) -> None:
         """Pay a minor's revenue (M): half (rounded down) to its owner, the rest to the minor.
@@ -330,29 +312,3 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             pass  # the board rules read the phase
         else:
             super().train_event(game, rnd, event, train)
-
-    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """A president who cannot pay for a train even after selling all they may goes
-        bankrupt: their cash goes to the bank and the game ends at once (seed 001).
-        Raises ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
-        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
-        from rhineland.engine.emergency import check_may_go_bankrupt
-
-        if action.type != "bankrupt":
-            return False
-        owners = game.entity_owner_ids(entity)
-        if action.entity != entity.sym or rnd.step != "buy_train" or not owners:
-            raise GameError(f"{action.entity} cannot declare bankruptcy now", "bankrupt.when")
-        if not self.must_buy_train(game, entity):
-            raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
-        player = game.player(owners[0])
-        check_may_go_bankrupt(game, entity, player)
-        game.pay(player, game.bank, player.cash)
-        player.bankrupt = True
-        game.add_log(f"{player.name} goes bankrupt: the game ends")
-        st = game.state
-        st.finished = True
-        st.end_trigger = ("bankrupt", "immediate")
-        st.game_end_reason = "bankrupt"
-        st.ended_mid_round = True
-        return True

@@ -9,16 +9,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
-from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
+from rhineland.engine.actions import LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import give, move_price, set_price, to_market
+from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.legal import RhlLegal
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
+from rhineland.titles.g18rhl.steps import STEPS
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -116,20 +118,10 @@ class Rhl(RhlLegal, Title):
         the seed says "from phase 3": see docs/rules-differences.md)."""
         return True
 
-    # -- the RhE bonus: Köln - Düren - Aachen ------------------------------------------------
-    def after_track_step(self, game: Game, rnd: Any, entity: Any) -> None:
-        """While RhE's 3 x par is pending, check the Köln–Düren–Aachen link (private No. 6)."""
-        extra = game.state.extra
-        extra["rhe_link_now"] = None
-        if not extra.get("rhe_link_bonus"):
-            return
-        extra["rhe_link_now"] = False
-        if rhe_link_established(game):
-            bonus = extra["rhe_link_bonus"]
-            extra["rhe_link_bonus"] = 0
-            extra["rhe_link_now"] = True
-            game.pay(game.bank, game.corporation(RHE), bonus)
-            game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+    # -- the OR turn and the RhE bonus: Köln - Düren - Aachen ----------------------------------
+    def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """18Rhl's OR turn (:data:`rhineland.titles.g18rhl.steps.STEPS`)."""
+        return STEPS
 
     def check_destination_connection(self, game: Game, action: Any) -> None:
         """The recorded link check must agree with ours."""
@@ -148,14 +140,6 @@ class Rhl(RhlLegal, Title):
             )
 
     # -- bankruptcy and receivership (reference engine; seed 000 differs) --------------------
-    def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
-        """A corporation in receivership lays no track, places no token, always withholds."""
-        if isinstance(entity, Corporation) and entity.receivership and step in (
-            "track", "token", "dividend"
-        ):
-            return False
-        return super().step_applicable(game, rnd, entity, step)
-
     def must_buy_train(self, game: Game, entity: Any) -> bool:
         """A corporation in receivership is never obliged to buy a train (no president
         could add money): it may pass, or buy a depot train it can pay (reference
@@ -262,7 +246,8 @@ class Rhl(RhlLegal, Title):
 
     # -- private companies' map abilities -------------------------------------------------
     def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token).
+        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token),
+        open during the whole turn.
 
         The private lays stay open during the special-token step (the reference's
         special-track step comes before it and never blocks): another private's lay
@@ -271,16 +256,6 @@ class Rhl(RhlLegal, Title):
         private_lay = isinstance(action, LayTile) and action.entity_type == "company"
         if rnd.interrupt == "special_token" and not private_lay:
             self._special_token(game, rnd, entity, action)
-            return True
-        if isinstance(action, Bankrupt):
-            if action.entity != entity.sym:
-                raise GameError(
-                    f"it is {entity.sym}'s turn in {rnd.label}, not {action.entity_type} "
-                    f"{action.entity!r}",
-                    "turn.order",
-                )
-            if self.bankrupt(game, rnd, entity):
-                rnd.end_turn_now(game, entity)
             return True
         if not private_lay:
             return False
@@ -501,3 +476,19 @@ class Rhl(RhlLegal, Title):
             return top[0]
         return super().priority_player(game)
 
+
+def check_rhe_link(game: Game) -> None:
+    """At the end of a track step, while RhE's 3 x par is pending: if the
+    Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus
+    (``rhe_link_now`` records the check for the export's ``destination_connection``)."""
+    extra = game.state.extra
+    extra["rhe_link_now"] = None
+    if not extra.get("rhe_link_bonus"):
+        return
+    extra["rhe_link_now"] = False
+    if rhe_link_established(game):
+        bonus = extra["rhe_link_bonus"]
+        extra["rhe_link_bonus"] = 0
+        extra["rhe_link_now"] = True
+        game.pay(game.bank, game.corporation(RHE), bonus)
+        game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
