@@ -186,13 +186,6 @@ class OperatingRules:
             return min(home_city, len(cities) - 1)
         return 0 if cities else None
 
-    # -- title actions beside the steps ----------------------------------------------------
-    def process_operating_action(self, game: Game, rnd: OperatingRound, entity: Any,
-                                 action: Any) -> bool:
-        """Title-specific OR actions, tried before the step's own; return True when
-        handled.  Title hook; 18Rhl: private lays and their special token."""
-        return False
-
     def check_destination_connection(self, game: Game, action: DestinationConnection) -> None:
         """Titles that record destination checks verify them; default: nothing to check."""
 

@@ -126,7 +126,7 @@ class TrainRules:
                 f"trains may not change hands between companies in phase {game.phase.name}",
                 "train.from_other",
             )
-        if rnd.turn_state.get("emergency_sold") and (
+        if rnd.turn_state.emergency_sold and (
             game.data.rules.get("ebuy_from_others", "never") == "never"
         ):
             raise GameError(

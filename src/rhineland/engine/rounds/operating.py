@@ -17,6 +17,7 @@ step goes on if it still has a decision, else the turn moves on.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.actions import Action, DiscardTrain
@@ -28,6 +29,18 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.steps import Step
+
+
+@dataclass
+class TurnState:
+    """What an operator's turn remembers beyond the step: an emergency sale happened
+    (``emergency_sold``: depot trains only, where the title says so), a teleport lay
+    waits for its special token (``teleport``: private, hex; 18Rhl), and the lay was
+    the track step's (``resume_after_track``)."""
+
+    emergency_sold: bool = False
+    teleport: tuple[str, str] | None = None
+    resume_after_track: bool = False
 
 
 class OperatingRound(Round):
@@ -46,7 +59,7 @@ class OperatingRound(Round):
         self.tokened = False
         self.bought_trains = 0
         self.pending_discards: list[str] = []
-        self.turn_state: dict[str, Any] = {}
+        self.turn_state = TurnState()
         self.interrupt: str | None = None  # a title's special step inserted mid-turn
         self.deferred_start = False  # the next turn waits for pending discards
 
@@ -91,7 +104,7 @@ class OperatingRound(Round):
             self.bought_trains = 0
             self.revenue = 0
             self.route_results = []
-            self.turn_state = {}
+            self.turn_state = TurnState()
             self.interrupt = None
             game.title.start_operating_turn(game, self, entity)
             self.step = None
@@ -190,10 +203,9 @@ class OperatingRound(Round):
         for open_step in self.steps(game, entity):
             if not open_step.blocks and open_step.takes(game, self, entity, action):
                 open_step.process(game, self, entity, action)
-                self.resume(game, entity)
+                if open_step.resumes:
+                    self.resume(game, entity)
                 return
-        if game.title.process_operating_action(game, self, entity, action):
-            return
         step = self.current_step(game, entity)
         if step is None or not step.takes(game, self, entity, action):
             raise GameError(

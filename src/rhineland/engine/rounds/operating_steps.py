@@ -270,7 +270,7 @@ class BuyTrainStep(OperatingStep):
             raise GameError("a sale is of one corporation's shares", "stock.sell")
         check_emergency_sale(game, entity, player, corp, certs, action.percent)
         sell_certificates(game, player, corp, certs, action.percent)
-        rnd.turn_state["emergency_sold"] = True
+        rnd.turn_state.emergency_sold = True
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """The president declares bankruptcy; a title allowing it overrides this.

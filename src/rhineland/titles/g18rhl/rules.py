@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
-from rhineland.engine.actions import LayTile, Pass, PlaceToken
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
@@ -199,7 +198,7 @@ class Rhl(RhlLegal, Title):
             self.close_private(game, game.private(sym))
         game.pay(player, game.bank, player.cash)
         player.bankrupt = True
-        rnd.turn_state["emergency_sold"] = False  # the new president may buy from anyone
+        rnd.turn_state.emergency_sold = False  # the new president may buy from anyone
         if not entity.receivership:
             return False
         self.receivership_train(game, rnd, entity, cheapest, contribution)
@@ -245,101 +244,9 @@ class Rhl(RhlLegal, Title):
         return [p.id for p in order[i:] + order[:i]]
 
     # -- private companies' map abilities -------------------------------------------------
-    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token),
-        open during the whole turn.
-
-        The private lays stay open during the special-token step (the reference's
-        special-track step comes before it and never blocks): another private's lay
-        there leaves the token decision pending.
-        """
-        private_lay = isinstance(action, LayTile) and action.entity_type == "company"
-        if rnd.interrupt == "special_token" and not private_lay:
-            self._special_token(game, rnd, entity, action)
-            return True
-        if not private_lay:
-            return False
-        private = game.private(str(action.entity))
-        if private.closed or private.owner not in game.entity_owner_ids(entity):
-            raise GameError(
-                f"{private.sym} may only be used by its owner as president of the operating "
-                f"corporation ({entity.sym})",
-                "private.owner",
-            )
-        self.lay_tile(game, rnd, entity, private, action)
-        private.ability_uses += 1
-        lay_ability = private.spec.ability("tile_lay")
-        if lay_ability is not None and lay_ability.get("closed_when_used_up") and (
-            private.ability_uses >= int(lay_ability.get("count", 1))
-        ):
-            self.close_private(game, private)
-        teleport = private.spec.ability("teleport")
-        if teleport is None:
-            return True  # an extra lay: the step goes on
-        rnd.turn_state["teleport"] = (private.sym, action.hex)
-        if rnd.step == "track":
-            rnd.laid_tiles += 1
-            rnd.turn_state["resume_after_track"] = True
-        if self._special_token_possible(game, entity, private.sym, action.hex):
-            rnd.interrupt = "special_token"
-        else:
-            rnd.interrupt = None
-            self._end_teleport(game, rnd, entity)
-        return True
-
-    def _special_token_price(self, entity: Corporation, private_sym: str) -> int:
+    def special_token_price(self, entity: Corporation, private_sym: str) -> int:
         """The teleport token's price (M), as the board rules price it (KEO free, Tjt normal)."""
         return self.board_rules.teleport_token_price(private_sym, entity.next_token_price)
-
-    def _special_token_possible(self, game: Game, entity: Any, private_sym: str,
-                                hex_id: str) -> bool:
-        """Whether the special-token step follows a teleport lay on ``hex_id``: the
-        company has a token left and none on that hex yet.  The step is entered even
-        when every slot is taken or the company cannot pay the token (it may then
-        only pass), as the reference engine does."""
-        if not isinstance(entity, Corporation) or entity.tokens_left == 0:
-            return False
-        return not any(h == hex_id for h, _ in entity.tokens)
-
-    def _special_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
-        private_sym, hex_id = rnd.turn_state["teleport"]
-        if isinstance(action, Pass) and action.entity == entity.sym:
-            pass
-        elif isinstance(action, PlaceToken) and action.entity == entity.sym:
-            h, ci = self.parse_city(game, action.city)
-            if h != hex_id:
-                raise GameError(
-                    f"after {private_sym}'s lay the token may only go on {hex_id}, not {h}",
-                    "token.special",
-                )
-            tile = game.board.tile_at(h).tile
-            if len(game.board.tokens_in(h, ci)) >= tile.cities[ci].slots:
-                raise GameError(f"no free slot in city {ci} of {h}", "token.special")
-            price = self._special_token_price(entity, private_sym)
-            if price > entity.cash:
-                raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
-                                "token.cash")
-            game.board.add_token(h, ci, entity.sym)
-            entity.tokens.append((h, ci))
-            entity.tokens_used += 1
-            if price:
-                game.pay(entity, game.bank, price)
-            rnd.tokened = True
-            game.add_log(f"{entity.sym} places a token on {h} for {price}M")
-        else:
-            raise GameError(
-                f"{entity.sym} may place a token on {hex_id} or pass (special token of "
-                f"{private_sym})",
-                "token.special",
-            )
-        rnd.interrupt = None
-        self._end_teleport(game, rnd, entity)
-
-    def _end_teleport(self, game: Game, rnd: Any, entity: Any) -> None:
-        if rnd.turn_state.pop("resume_after_track", False) and rnd.step == "track":
-            rnd.next_step(game, entity)
-        else:
-            rnd.resume(game, entity)
 
     def lay_tile(self, game: Game, rnd: Any, entity: Any, actor: Any, action: Any) -> None:
         """As the default, and sticky icons of the replaced tile stay on the hex."""
