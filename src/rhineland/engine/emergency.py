@@ -91,8 +91,9 @@ def check_emergency_sale(game: Game, entity: Any, player: Player, corp: Corporat
                          certs: list[Certificate], percent: int) -> None:
     """Whether ``player``, president of ``entity`` which must buy a train, may sell
     ``percent`` of ``corp`` (``certs``) now.  Raises ``GameError``:
-    ``"train.emergency_sell"`` (nothing is missing), the market limits
-    (:func:`check_sale_basics`), ``"train.emergency_presidency"`` (the operating
+    ``"train.emergency_sell"`` (nothing is missing), the title's sale check
+    (:meth:`~rhineland.engine.rules_stock.StockRules.check_sell`: the market limits of
+    :func:`check_sale_basics`), ``"train.emergency_presidency"`` (the operating
     company's presidency would pass), ``"train.emergency_sell_excess"`` (more than
     needed: a bundle one share smaller would cover the train)."""
     need = emergency_need(game, entity, player)
@@ -105,7 +106,7 @@ def check_emergency_sale(game: Game, entity: Any, player: Player, corp: Corporat
     for c in certs:
         if c.owner != player.id:
             raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
-    check_sale_basics(game, player, corp, percent)
+    game.title.check_sell(game, player, corp, certs, percent)
     if not keeps_presidency(game, entity, player, corp, percent):
         raise GameError(
             f"{player.name} may not sell {percent}% of {corp.sym} in an emergency: the "

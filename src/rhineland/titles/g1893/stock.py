@@ -345,8 +345,11 @@ class CologneStock(Title):
     def check_sell(
         self, game: Game, player: Player, corp: Corporation, certs: list[Certificate], percent: int
     ) -> None:
-        """No sale in the first SR; otherwise as usual (the market holds at most 50%)."""
-        if game.state.turn == 1:
+        """No sale in the first SR (an emergency sale in OR 1 is one); otherwise as usual
+        (the market holds at most 50%)."""
+        from rhineland.engine.rounds.stock import StockRound
+
+        if game.state.turn == 1 and isinstance(game.state.round, StockRound):
             raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
         super().check_sell(game, player, corp, certs, percent)
 
