@@ -89,9 +89,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             unsold = [s for s in self.unsold_package(game)]
             if isinstance(rnd, ForcedAuction) or len(unsold) <= 1:
                 return StockRound(rnd.turn)
+            st.or_count = 2  # the draft's two ORs before the first SR
             return OperatingRound(rnd.turn, 1)
         if rnd.kind == "Stock":
-            st.extra["or_count"] = game.phase.operating_rounds
+            st.or_count = game.phase.operating_rounds
             if hgk_floated:
                 return OperatingRound(rnd.turn, 1)
             st.extra["after_merger"] = "or1"
@@ -99,7 +100,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         if rnd.kind == "Operating":
             if self.check_game_end(game, rnd):
                 return None
-            more = rnd.num < st.extra.get("or_count", 2)
+            more = rnd.num < st.or_count
             if hgk_floated:
                 if more:
                     return OperatingRound(rnd.turn, rnd.num + 1)

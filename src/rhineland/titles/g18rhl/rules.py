@@ -6,6 +6,7 @@ facts, and the oracle traces where the summary is silent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
@@ -86,20 +87,22 @@ class Rhl(RhlLegal, Title):
         from replaced tiles (seed 000, "Montan").
         """
         icons: dict[str, frozenset[str]] = {
-            h: frozenset(v) for h, v in game.state.extra["icons"].items()
+            h: frozenset(v) for h, v in rhl_state(game).icons.items()
         }
         return {"hex_icons": icons}
 
     # -- setup -------------------------------------------------------------------------
+    def new_title_state(self) -> RhlState:
+        """18Rhl's own state (:class:`RhlState`)."""
+        return RhlState()
+
     def setup(self, game: Game) -> None:
         """Place the variable coal mine and steel mill by the first RNG draw."""
         super().setup(game)
         vi = game.data.variable_icons
         assert vi is not None
         placement = pick_variable_icons(game.rng, vi)
-        game.state.extra["icons"] = placement.icons_by_hex()
-        game.state.extra["newly_floated"] = []
-        game.state.extra["rhe_link_bonus"] = 0
+        rhl_state(game).icons = placement.icons_by_hex()
 
     def first_round(self, game: Game) -> Round:
         """The initial packet: a waterfall auction of the privates, cheapest first.
@@ -124,7 +127,7 @@ class Rhl(RhlLegal, Title):
 
     def check_destination_connection(self, game: Game, action: Any) -> None:
         """The recorded link check must agree with ours."""
-        now = game.state.extra.get("rhe_link_now")
+        now = rhl_state(game).rhe_link_now
         expected = [RHE] if now else []
         if now is None:
             raise GameError(
@@ -254,7 +257,7 @@ class Rhl(RhlLegal, Title):
         super().lay_tile(game, rnd, entity, actor, action)
         kept = carried_icons(old)
         if kept:
-            icons = game.state.extra["icons"]
+            icons = rhl_state(game).icons
             icons[action.hex] = sorted(set(icons.get(action.hex, [])) | kept)
 
     # -- the initial packet --------------------------------------------------------------
@@ -278,7 +281,7 @@ class Rhl(RhlLegal, Title):
             give(game, rhe.certificates[0], player.id)
             for cert in rhe.certificates[1:4]:
                 to_market(game, cert)
-            game.state.extra["rhe_bid"] = price
+            rhl_state(game).rhe_bid = price
             return RHE
         return None
 
@@ -306,12 +309,13 @@ class Rhl(RhlLegal, Title):
         set_price(game, corp, cell)
         private = game.private(RHE)
         self.close_private(game, private)
-        bid = game.state.extra.pop("rhe_bid", 0)
+        state = rhl_state(game)
+        bid, state.rhe_bid = state.rhe_bid, 0
         game.pay(game.bank, corp, bid)
         corp.floated = True
         corp.capitalization = "incremental"
-        game.state.extra["rhe_link_bonus"] = cell.price * 3
-        game.state.extra["newly_floated"].append(RHE)
+        rhl_state(game).rhe_link_bonus = cell.price * 3
+        rhl_state(game).newly_floated.append(RHE)
         game.add_log(f"{player.name} pars {RHE} at {cell.price}M; {RHE} receives {bid}M")
 
     def brown_phase(self, game: Game) -> bool:
@@ -331,7 +335,7 @@ class Rhl(RhlLegal, Title):
         times = 6 if corp.sym == KEG else 5
         game.pay(game.bank, corp, corp.par_price.price * times)
         corp.capitalization = "incremental"
-        game.state.extra["newly_floated"].append(corp.sym)
+        rhl_state(game).newly_floated.append(corp.sym)
         game.add_log(f"{corp.sym} floats and receives {corp.cash}M")
 
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
@@ -359,10 +363,10 @@ class Rhl(RhlLegal, Title):
         Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
         (h).  Priority to the richest player: docs/rules-differences.md (j).
         """
-        for sym in game.state.extra["newly_floated"]:
+        for sym in rhl_state(game).newly_floated:
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)
-        game.state.extra["newly_floated"] = []
+        rhl_state(game).newly_floated = []
         super().end_stock_round(game, rnd)
 
     def order_after_auction(self, game: Game, rnd: Round) -> None:
@@ -388,14 +392,41 @@ def check_rhe_link(game: Game) -> None:
     """At the end of a track step, while RhE's 3 x par is pending: if the
     Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus
     (``rhe_link_now`` records the check for the export's ``destination_connection``)."""
-    extra = game.state.extra
-    extra["rhe_link_now"] = None
-    if not extra.get("rhe_link_bonus"):
+    state = rhl_state(game)
+    state.rhe_link_now = None
+    if not state.rhe_link_bonus:
         return
-    extra["rhe_link_now"] = False
+    state.rhe_link_now = False
     if rhe_link_established(game):
-        bonus = extra["rhe_link_bonus"]
-        extra["rhe_link_bonus"] = 0
-        extra["rhe_link_now"] = True
+        bonus = state.rhe_link_bonus
+        state.rhe_link_bonus = 0
+        state.rhe_link_now = True
         game.pay(game.bank, game.corporation(RHE), bonus)
         game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+
+
+@dataclass
+class RhlState:
+    """18Rhl's own game state (``State.title_state``).
+
+    ``icons``: hex -> the coal/steel icons on it (the variable mine and steel mill
+    drawn at setup, icons kept from replaced tiles; seed 000 "Montan");
+    ``newly_floated``: corporations floated this SR (they receive their capital at
+    its end); ``rhe_link_bonus``: RhE's pending 3 x par (M) for the Köln–Düren–Aachen
+    link, 0 once paid; ``rhe_link_now``: the last track step's link check (``None``:
+    none pending, for the export's ``destination_connection``); ``rhe_bid``: the
+    auction price (M) of RhE's director's certificate until RhE is parred.
+    """
+
+    icons: dict[str, list[str]] = field(default_factory=dict)
+    newly_floated: list[str] = field(default_factory=list)
+    rhe_link_bonus: int = 0
+    rhe_link_now: bool | None = None
+    rhe_bid: int = 0
+
+
+def rhl_state(game: Game) -> RhlState:
+    """``game``'s :class:`RhlState`."""
+    state = game.state.title_state
+    assert isinstance(state, RhlState)
+    return state
