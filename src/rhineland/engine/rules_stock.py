@@ -23,6 +23,7 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
+    from rhineland.engine.steps import Step
 
 
 class StockRules:
@@ -251,9 +252,13 @@ class StockRules:
         """Title hook called when a stock round starts (default: nothing)."""
         pass
 
-    def process_stock_action(self, game: Game, rnd: StockRound, action: Any) -> bool:
-        """Title-specific stock actions; return True when handled."""
-        return False
+    def stock_steps(self, game: Game) -> tuple[Step, ...]:
+        """A stock round turn: the ordered, declared steps, the first taking an action
+        processes it.  Title hook; default: buy, sell, par or pass
+        (:data:`~rhineland.engine.rounds.stock_steps.DEFAULT_STOCK_STEPS`)."""
+        from rhineland.engine.rounds.stock_steps import DEFAULT_STOCK_STEPS
+
+        return DEFAULT_STOCK_STEPS
 
     def end_stock_round(self, game: Game, rnd: StockRound) -> None:
         """Sold-out corporations move up; then the player order starts with the priority deal."""

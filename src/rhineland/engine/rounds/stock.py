@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
+from rhineland.engine.actions import Action, BuyShares, Par, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.engine.shares import (
@@ -79,21 +79,16 @@ class StockRound(Round):
 
     # -- processing --------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
-        """Apply a pass, sale, buy or par (title-specific actions first, e.g. 1893's
-        bonds).  Raises ``GameError`` when it is not the player's turn or illegal."""
-        if game.title.process_stock_action(game, self, action):
-            return
-        player = self.expect_player(game, action)
-        if isinstance(action, Pass):
-            self._pass(game, player)
-        elif isinstance(action, SellShares):
-            self.sell(game, player, action)
-        elif isinstance(action, BuyShares):
-            self.buy(game, player, action)
-        elif isinstance(action, Par):
-            self.par(game, player, action)
-        else:
-            raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+        """Apply the action in the first of the title's declared steps that takes it
+        (:meth:`~rhineland.engine.rules_stock.StockRules.stock_steps`: by default a pass,
+        sale, buy or par; 1893's bonds and privates before it).  Raises ``GameError``
+        when it is not the player's turn or illegal."""
+        entity = self.current_entity(game)
+        for step in game.title.stock_steps(game):
+            if step.takes(game, self, entity, action):
+                step.process(game, self, entity, action)
+                return
+        raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
 
     def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True,
                  for_priority: bool = True) -> None:
@@ -120,7 +115,8 @@ class StockRound(Round):
         elif skip:
             self._skip_idle(game)
 
-    def _pass(self, game: Game, player: Player) -> None:
+    def pass_turn(self, game: Game, player: Player) -> None:
+        """``player`` passes: the turn ends."""
         game.add_log(f"{player.name} passes")
         self.end_turn(game, player, passed=True)
 

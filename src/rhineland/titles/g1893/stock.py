@@ -32,6 +32,7 @@ from rhineland.titles.g1893.steps import EVA_MIN_PRICE
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
+    from rhineland.engine.steps import Step
 
 BONDS = "AdSK"
 """The bonds' key in a stock round's record of what each player sold (``rnd.sold``)."""
@@ -73,47 +74,14 @@ class CologneStock(Title):
             game.pay(game.bank, minor, max(price, MINOR_MIN_TREASURY))
 
     # -- stock round ------------------------------------------------------------------
-    def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
-        """1893's stock actions; True when handled.
-
+    def stock_steps(self, game: Game) -> tuple[Step, ...]:
+        """1893's stock round turn (:data:`rhineland.titles.g1893.stock_steps.STOCK_STEPS`):
         RAG's par by FdSD's owner (FdSD may pay: docs/rules-differences.md 1893 (f)), the
-        FdSD exchange, buying a package item, a bond or EVA, selling a bond.  A pass in
-        SR 1 makes the player a first-SR passer.
-        """
-        pending = game.state.extra.get("rag_par_pending")
-        if pending is not None:
-            self.resolve_rag_par(game, rnd, action, pending)
-            return True
-        if (
-            isinstance(action, Par)
-            and action.corporation == "RAG"
-            and self.owns_fdsd(game, action.entity)
-        ):
-            player = rnd.expect_player(game, action)
-            cell = self.par_cell(game, game.corporation("RAG"), action.share_price)
-            if player.cash < cell.price * 2:
-                self.exchange_fdsd_for_par(game, player, cell.price * 2)
-                rnd.par(game, player, action)
-            else:
-                game.state.extra["rag_par_pending"] = (player.id, action.share_price)
-                game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
-            return True
-        if isinstance(action, BuyShares) and action.entity_type == "company":
-            self.fdsd_exchange(game, rnd, action)
-            return True
-        if isinstance(action, BuyCompany):
-            player = rnd.expect_player(game, action)
-            self.buy_company_in_sr(game, rnd, player, action)
-            return True
-        if isinstance(action, SellCompany):
-            player = rnd.expect_player(game, action)
-            self.sell_bond(game, rnd, player, action)
-            return True
-        if action.type == "pass" and game.state.turn == 1 and rnd.turn == 1:
-            passers = game.state.extra["first_sr_passers"]
-            if action.entity not in passers:
-                passers.append(action.entity)
-        return False
+        FdSD exchange, buying a package item, a bond or EVA, selling a bond; a pass in
+        SR 1 makes the player a first-SR passer."""
+        from rhineland.titles.g1893.stock_steps import STOCK_STEPS
+
+        return STOCK_STEPS
 
     def buy_limits_apply(self, game: Game, player: Player, corp: Corporation) -> bool:
         """FdSD's owner buys (or pars) RAG free of the certificate limit, the holding
