@@ -23,6 +23,7 @@ from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.state import CologneState, cologne_state
 from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
 
@@ -60,17 +61,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             if "HGK" in syms:
                 hgk.tokens.append((hex_id, ci))
                 hgk.tokens_used += 1
-        extra = game.state.extra
-        extra.update(
-            agv_mergable=False,
-            hgk_mergable=False,
-            agv_auto_found=False,
-            hgk_auto_found=False,
-            fdsd_to_close=False,
-            first_sr_passers=[],
-            after_merger=None,
-            traded_in=[],
-        )
+
+    def new_title_state(self) -> CologneState:
+        """1893's own state (:class:`~rhineland.titles.g1893.state.CologneState`)."""
+        return CologneState()
 
     def first_round(self, game: Game) -> Round:
         """The Starting Package draft (docs/rules-differences.md 1893 (a))."""
@@ -95,7 +89,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             st.or_count = game.phase.operating_rounds
             if hgk_floated:
                 return OperatingRound(rnd.turn, 1)
-            st.extra["after_merger"] = "or1"
+            cologne_state(game).after_merger = "or1"
             return MergerRound(rnd.turn, 1)
         if rnd.kind == "Operating":
             if self.check_game_end(game, rnd):
@@ -107,12 +101,12 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
                 st.turn = rnd.turn + 1
                 return StockRound(rnd.turn + 1)
             if more:
-                st.extra["after_merger"] = "or2"
+                cologne_state(game).after_merger = "or2"
                 return MergerRound(rnd.turn, 2)
-            st.extra["after_merger"] = "auction" if self.draftables(game) else "sr"
+            cologne_state(game).after_merger = "auction" if self.draftables(game) else "sr"
             return MergerRound(rnd.turn, 3)
         if rnd.kind == "Merger":
-            after = st.extra.get("after_merger")
+            after = cologne_state(game).after_merger
             if after == "or1":
                 return OperatingRound(rnd.turn, 1)
             if after == "or2":
@@ -158,8 +152,9 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
     def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
         """Private income; trade-ins and the first SR's passers reset for the new OR."""
         super().start_operating_round(game, rnd)
-        game.state.extra["traded_in"] = []
-        game.state.extra["first_sr_passers"] = []
+        state = cologne_state(game)
+        state.traded_in = []
+        state.first_sr_passers = []
 
     def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
         """1893's OR turn (:data:`rhineland.titles.g1893.steps.STEPS`): EVA may be
@@ -205,7 +200,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
 
     def trade_in_options(self, game: Game, entity: Any) -> list[tuple[str, str, int]]:
         """``(own train, depot train, price)`` trade-ins ``entity`` can afford now."""
-        if entity.sym in game.state.extra.get("traded_in", []):
+        if entity.sym in cologne_state(game).traded_in:
             return []
         out = []
         for new in self.available_depot_trains(game):
@@ -227,7 +222,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         if action.exchange is None:
             super().buy_train(game, rnd, entity, action)
             return
-        traded = game.state.extra["traded_in"]
+        traded = cologne_state(game).traded_in
         if entity.sym in traded:
             raise GameError(
                 f"{entity.sym} has already traded in a train this turn", "train.trade_in_once"
@@ -289,24 +284,24 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
 
     def train_event(self, game: Game, rnd: Any, event: str, train: Any) -> None:
         """1893's train events (reference facts, trains.events)."""
-        extra = game.state.extra
+        state = cologne_state(game)
         if event == "agv_buyable":
             self.make_buyable(game, "AGV")
-            extra["agv_mergable"] = True
+            state.mergable["AGV"] = True
         elif event == "hgk_buyable":
             self.make_buyable(game, "HGK")
-            extra["hgk_mergable"] = True
+            state.mergable["HGK"] = True
         elif event == "agv_founded":
-            extra["agv_mergable"] = False
+            state.mergable["AGV"] = False
             if not game.corporation("AGV").floated:
-                extra["agv_auto_found"] = True
+                state.auto_found["AGV"] = True
         elif event == "hgk_founded":
-            extra["hgk_mergable"] = False
+            state.mergable["HGK"] = False
             if not game.corporation("HGK").floated:
-                extra["hgk_auto_found"] = True
+                state.auto_found["HGK"] = True
         elif event == "fdsd_closed":
             if not game.private("FdSD").closed:
-                extra["fdsd_to_close"] = True
+                state.fdsd_to_close = True
         elif event == "eva_closed":
             self.close_private(game, game.private("EVA"))
         elif event == "remove_tile_block":

@@ -27,6 +27,7 @@ from rhineland.titles.g1893.constants import (
     PRIVATES,
     is_bond,
 )
+from rhineland.titles.g1893.state import cologne_state
 from rhineland.titles.g1893.steps import EVA_MIN_PRICE
 
 if TYPE_CHECKING:
@@ -113,7 +114,7 @@ class CologneStock(Title):
                 "fdsd.par",
             )
         player = game.player(pid)
-        del game.state.extra["rag_par_pending"]
+        cologne_state(game).rag_par_pending = None
         par = Par(entity=pid, corporation="RAG", share_price=share_price)
         if action.type == "assign":
             cell = self.par_cell(game, game.corporation("RAG"), share_price)
@@ -133,7 +134,7 @@ class CologneStock(Title):
         ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
         if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
             raise GameError(
@@ -264,9 +265,9 @@ class CologneStock(Title):
         traded = bool(rnd.sold_this_turn) or (
             rnd.bought_this_turn and rnd.last_buy_kind == "shares"
         )
-        if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
+        if cologne_state(game).fdsd_to_close and self.owns_fdsd(game, player.id) and traded:
             self.close_private(game, game.private("FdSD"))
-            game.state.extra["fdsd_to_close"] = False
+            cologne_state(game).fdsd_to_close = False
 
     def sr_order_leader(self, game: Game, rnd: StockRound) -> Player:
         """The player whose turn it would be when the SR ended (after the last to pass)
@@ -307,7 +308,7 @@ class CologneStock(Title):
         super().check_buy_certificates(game, player, corp, certs)
         if corp.sym in MERGED and not corp.can_buy_shares:
             raise GameError(f"{corp.sym} shares cannot be bought yet", "stock.no_buy")
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
 
     def check_sell(
@@ -334,7 +335,7 @@ class CologneStock(Title):
 
         False for a player who bought this turn, or passed in the draft or earlier in SR 1.
         """
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             return False
         if rnd.bought_this_turn:
             return False

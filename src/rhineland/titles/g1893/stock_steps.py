@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rhineland.engine.actions import Action, BuyCompany, BuyShares, Par, SellCompany
 from rhineland.engine.rounds.stock_steps import BuySellParShares, stock_round
 from rhineland.engine.steps import Step
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -39,11 +40,12 @@ class RagParPayment(Step):
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action while the payment is pending."""
-        return game.state.extra.get("rag_par_pending") is not None
+        return cologne_state(game).rag_par_pending is not None
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.resolve_rag_par`."""
-        pending = game.state.extra["rag_par_pending"]
+        pending = cologne_state(game).rag_par_pending
+        assert pending is not None
         _title(game).resolve_rag_par(game, stock_round(rnd), action, pending)
 
 
@@ -69,7 +71,7 @@ class RagParByFdsdOwner(Step):
             title.exchange_fdsd_for_par(game, player, cell.price * 2)
             sr.par(game, player, action)
         else:
-            game.state.extra["rag_par_pending"] = (player.id, action.share_price)
+            cologne_state(game).rag_par_pending = (player.id, action.share_price)
             game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
 
 
@@ -129,8 +131,8 @@ class G1893BuySellParShares(BuySellParShares):
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Record a first-SR pass, then the common step."""
         if action.type == "pass" and game.state.turn == 1 and rnd.turn == 1:
-            passers = game.state.extra["first_sr_passers"]
-            if action.entity not in passers:
+            passers = cologne_state(game).first_sr_passers
+            if isinstance(action.entity, int) and action.entity not in passers:
                 passers.append(action.entity)
         super().apply(game, rnd, entity, action)
 
