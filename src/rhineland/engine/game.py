@@ -61,8 +61,7 @@ class State:
     ``players`` is in seat/priority order (rotated by the rules); ``phase`` is an
     index into the title's phases; ``title_state`` is the title's own typed state
     (a dataclass from :meth:`~rhineland.engine.title.Title.new_title_state`, copied
-    with the state); ``extra`` holds the rest of the title-specific state;
-    ``or_count`` is the number of ORs in the current set (fixed at the SR's end).
+    with the state); ``or_count`` is the number of ORs in the current set (fixed at the SR's end).
     """
 
     bank: Bank
@@ -83,7 +82,6 @@ class State:
     market_order: int = 0
     cell_order: dict[str, int] = field(default_factory=dict)
     discard_order: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
     title_state: Any = None
     or_count: int = 1
 
@@ -164,7 +162,6 @@ class State:
             market_order=self.market_order,
             cell_order=dict(self.cell_order),
             discard_order=list(self.discard_order),
-            extra=fast_deepcopy(self.extra),
             title_state=fast_deepcopy(self.title_state),
             or_count=self.or_count,
         )
