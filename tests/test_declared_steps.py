@@ -13,7 +13,7 @@ import pytest
 
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError, new_game
-from rhineland.engine.actions import Action, Bankrupt, Par, PlaceToken, SellCompany
+from rhineland.engine.actions import Action, Bankrupt, Par, Pass, PlaceToken, SellCompany
 from rhineland.engine.game import Game
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.rounds.operating import OperatingRound
@@ -122,3 +122,23 @@ def test_waterfall_auction_steps() -> None:
     assert rnd.step_name(game) == "waterfall_auction"
     assert refusal(game, Par(entity=1, corporation="RhE", share_price="70,0,4")) == (
         "auction.action")
+
+
+@needs_shared
+def test_discard_step_comes_before_everything() -> None:
+    """generated2 g403 after #352: RhE holds 4-0, 4-1 and 3-0 over its limit of 2 after
+    the phase change: the round is in the discard step; only RhE's discard is taken (a
+    pass is refused), and RhE discards 3-0 as recorded (#353)."""
+    game = RHL.position("generated2/g403", 352)
+    rnd = game.state.round
+    assert isinstance(rnd, OperatingRound)
+    assert rnd.step_name(game) == "discard_train"
+    assert rnd.pending_discards == ["RhE"]
+    rhe = game.corporation("RhE")
+    assert [t.id for t in rhe.trains] == ["4-0", "4-1", "3-0"]
+    current = rnd.current_entity(game)
+    assert refusal(game, Pass(entity=current.sym, entity_type="corporation")) == (
+        "train.discard")
+    game.process(RHL.action("generated2/g403", 353))
+    assert [t.id for t in game.corporation("RhE").trains] == ["4-0", "4-1"]
+    assert game.state.round.pending_discards == []  # type: ignore[union-attr]

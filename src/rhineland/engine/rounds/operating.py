@@ -20,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, DiscardTrain
-from rhineland.engine.entities import Corporation, Minor
+from rhineland.engine.actions import Action
 from rhineland.engine.rounds.base import Round, finish_round
-from rhineland.engine.rounds.operating_steps import OperatingStep
+from rhineland.engine.rounds.operating_steps import DISCARD_TRAIN, OperatingStep
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -195,7 +194,7 @@ class OperatingRound(Round):
 
     def _process(self, game: Game, action: Action) -> None:
         if self.pending_discards:
-            self._discard(game, action)
+            DISCARD_TRAIN.process(game, self, self.current_entity(game), action)
             return
         entity = self.current_entity(game)
         if entity is None:
@@ -229,17 +228,8 @@ class OperatingRound(Round):
             "turn.order",
         )
 
-    def _discard(self, game: Game, action: Action) -> None:
-        """A discard by any entity over its train limit, in any order (the first one
-        is shown as current); nothing else happens until all are within it."""
-        if not isinstance(action, DiscardTrain) or action.entity not in self.pending_discards:
-            who = " or ".join(self.pending_discards)
-            raise GameError(f"{who} must discard a train first", "train.discard")
-        sym = str(action.entity)
-        entity: Corporation | Minor = game.title.operator(game, sym)
-        game.title.discard_train(game, entity, action.train)
-        if not game.title.over_train_limit(game, entity):
-            self.pending_discards.remove(sym)
+    def discard_done(self, game: Game) -> None:
+        """Every company is within its train limit again: a turn that waited starts."""
         if not self.pending_discards and self.deferred_start:
             self.deferred_start = False
             self._start_entity(game)

@@ -18,6 +18,9 @@ step            actions (from the operator unless said)          rules (GameErro
                 ``sell_shares``; ``bankrupt``
 ==============  ===============================================  ===========================
 
+Before all of them, while any company is over its train limit, the round is in
+:class:`DiscardTrainStep` (``discard_train``, from any company that owes one).
+
 A title changes a step by subclassing it and listing its subclass in
 ``operating_steps`` (e.g. 18Rhl: no track, token or dividend in receivership,
 its own bankruptcy; 1893: minors place no token and pay half).  Steps hold no
@@ -33,6 +36,7 @@ from rhineland.engine.actions import (
     Action,
     Bankrupt,
     BuyTrain,
+    DiscardTrain,
     Dividend,
     LayTile,
     Pass,
@@ -279,6 +283,37 @@ class BuyTrainStep(OperatingStep):
                         "bankrupt.when")
 
 
+class DiscardTrainStep(Step):
+    """After a phase change (or a buy over the limit), every company over its train
+    limit discards to the open market, in any order, before anything else happens
+    (``train.discard``).  The round enters it while ``pending_discards`` is not empty."""
+
+    name: ClassVar[str] = "discard_train"
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """``discard_train`` (by any company over its limit)."""
+        return frozenset({DiscardTrain.TYPE})
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """A discard by a company that owes one."""
+        pending = _or(rnd).pending_discards
+        if not isinstance(action, DiscardTrain) or action.entity not in pending:
+            who = " or ".join(pending)
+            raise GameError(f"{who} must discard a train first", "train.discard")
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The train goes to the open market; a company within its limit is done."""
+        assert isinstance(action, DiscardTrain)
+        orr = _or(rnd)
+        sym = str(action.entity)
+        owner = game.title.operator(game, sym)
+        game.title.discard_train(game, owner, action.train)
+        if not game.title.over_train_limit(game, owner):
+            orr.pending_discards.remove(sym)
+        orr.discard_done(game)
+
+
+DISCARD_TRAIN = DiscardTrainStep()
 TRACK = TrackStep()
 TOKEN = TokenStep()
 ROUTE = RouteStep()
