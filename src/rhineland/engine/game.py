@@ -59,7 +59,9 @@ class State:
     """Everything that changes during a game (snapshotted for undo).
 
     ``players`` is in seat/priority order (rotated by the rules); ``phase`` is an
-    index into the title's phases; ``extra`` holds title-specific state.
+    index into the title's phases; ``title_state`` is the title's own typed state
+    (a dataclass from :meth:`~rhineland.engine.title.Title.new_title_state`, copied
+    with the state); ``or_count`` is the number of ORs in the current set (fixed at the SR's end).
     """
 
     bank: Bank
@@ -80,7 +82,8 @@ class State:
     market_order: int = 0
     cell_order: dict[str, int] = field(default_factory=dict)
     discard_order: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    title_state: Any = None
+    or_count: int = 1
 
     def assign(self, other: State) -> None:
         """Take ``other``'s values while keeping this state's entity objects."""
@@ -159,7 +162,8 @@ class State:
             market_order=self.market_order,
             cell_order=dict(self.cell_order),
             discard_order=list(self.discard_order),
-            extra=fast_deepcopy(self.extra),
+            title_state=fast_deepcopy(self.title_state),
+            or_count=self.or_count,
         )
 
 
@@ -237,6 +241,7 @@ class Game:
         trains = [Train(tid, t) for t in self.data.trains for tid in t.ids]
         board = Board(self.data.map, self.data.tiles)
         self.state = State(bank, plist, corps, minors, privates, trains, board)
+        self.state.title_state = title.new_title_state()
         self.rng = GameRandom(seed, self.data.rng)
         title.setup(self)
         self.state.round = title.first_round(self)

@@ -37,11 +37,6 @@ class OperatingRules:
     board_rules: BoardRules
     revenue_rules: RevenueRules
 
-    if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
-        def can_buy_train(self, game: Game, entity: Any) -> bool:
-            """For type checking only: see :meth:`TrainRules.can_buy_train`."""
-            ...
-
     # -- the board and route rule contexts ------------------------------------------
     def lay_context(self, game: Game, rnd: OperatingRound | None, entity: Any) -> LayContext:
         """The tile/token legality context for ``entity`` operating now."""
@@ -116,16 +111,13 @@ class OperatingRules:
             return game.corporations[sym]
         return game.minors[sym]
 
-    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
-        """The non-blocking steps open during the whole of ``entity``'s OR turn, tried
-        in order before the current step.  Title hook; default: none (1893: buying EVA
-        from another player)."""
-        return ()
+    def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """``entity``'s OR turn: the ordered, declared steps (non-blocking ones open all
+        turn).  Title hook; default: track, token, route, dividend, buy_train
+        (:data:`~rhineland.engine.rounds.operating_steps.DEFAULT_STEPS`)."""
+        from rhineland.engine.rounds.operating_steps import DEFAULT_STEPS
 
-    def operating_steps(self, game: Game, entity: Any) -> tuple[str, ...]:
-        """The steps of ``entity``'s OR turn in order: track, token, route, dividend,
-        buy_train.  Title hook."""
-        return ("track", "token", "route", "dividend", "buy_train")
+        return DEFAULT_STEPS
 
     # -- round and turn boundaries ----------------------------------------------------------
     def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
@@ -194,35 +186,6 @@ class OperatingRules:
             return min(home_city, len(cities) - 1)
         return 0 if cities else None
 
-    # -- steps ------------------------------------------------------------------------
-    def step_applicable(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> bool:
-        """Whether ``step`` has a decision for ``entity`` now (else it is skipped):
-        track with a non-negative treasury, a placeable token, trains with a route,
-        revenue to pay out or withhold, a possible train buy.  Title hook; 18Rhl skips
-        track/token/dividend in receivership, 1893 gives minors no token or dividend."""
-        if step == "track":
-            return bool(entity.cash >= 0)  # no lay with a negative treasury
-        if step == "token":
-            return not rnd.tokened and self.can_place_token(game, entity)
-        if step == "route":
-            return bool(entity.trains) and self.has_route(game, entity)
-        if step == "dividend":
-            return rnd.revenue > 0
-        if step == "buy_train":
-            return self.can_buy_train(game, entity)
-        return False
-
-    def skip_step(self, game: Game, rnd: OperatingRound, entity: Any, step: str) -> None:
-        """A skipped dividend step (no run, or a run for 0M) is a withhold of 0M."""
-        if step == "dividend":
-            self.pay_dividend(game, rnd, entity, "withhold")
-
-    def process_operating_action(self, game: Game, rnd: OperatingRound, entity: Any,
-                                 action: Any) -> bool:
-        """Title-specific OR actions, tried before the step's own; return True when
-        handled.  Title hook; 18Rhl: private lays and bankruptcy, 1893: bankruptcy."""
-        return False
-
     def check_destination_connection(self, game: Game, action: DestinationConnection) -> None:
         """Titles that record destination checks verify them; default: nothing to check."""
 
@@ -278,13 +241,6 @@ class OperatingRules:
                 private.ability_uses == 0
             ):
                 private.ability_uses = 1
-
-    def after_track_step(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        """Called when an entity's track step ends (after its lay or its pass)."""
-
-    def track_step_continues(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
-        """After a lay: another lay allowed this step?  Default: one lay or upgrade."""
-        return False
 
     # -- tokens ------------------------------------------------------------------------
     def can_place_token(self, game: Game, entity: Any) -> bool:

@@ -23,6 +23,7 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
+    from rhineland.engine.steps import Step
 
 
 class StockRules:
@@ -154,33 +155,18 @@ class StockRules:
     # -- selling -----------------------------------------------------------------------
     def check_sell(self, game: Game, player: Player, corp: Corporation,
                    certs: list[Certificate], percent: int) -> None:
-        """Whether ``player`` may sell ``percent`` of ``corp``: it has operated, the market
-        pool stays within ``market_share_limit`` (50%) and the player holds enough.
+        """Whether ``player`` may sell ``percent`` of ``corp`` in a stock round: it has
+        operated, the market pool stays within ``market_share_limit`` (50%) and the
+        player holds enough (:func:`rhineland.engine.emergency.check_sale_basics`).
         Raises ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
         ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR.
 
         Every sale (stock round or emergency) passes this check before anything changes,
         and it only reads the state: the legal-action generator leaves out the bundles
         it refuses without trying them."""
-        if not corp.operated:
-            raise GameError(
-                f"shares of {corp.sym} cannot be sold before it has operated",
-                "stock.sell_before_operating",
-            )
-        in_market = corp.percent_of(MARKET)
-        limit = game.data.rules.get("market_share_limit", 50)
-        if in_market + percent > limit:
-            raise GameError(
-                f"the market would hold {in_market + percent}% of {corp.sym}, the limit is "
-                f"{limit}%",
-                "stock.market_limit",
-            )
-        if percent > corp.percent_of(player.id):
-            raise GameError(
-                f"{player.name} holds {corp.percent_of(player.id)}% of {corp.sym}, cannot sell "
-                f"{percent}%",
-                "stock.sell_percent",
-            )
+        from rhineland.engine.emergency import check_sale_basics
+
+        check_sale_basics(game, player, corp, percent)
 
     def after_shares_sold(self, game: Game, player: Player, corp: Corporation,
                           certs: list[Certificate]) -> None:
@@ -270,9 +256,13 @@ class StockRules:
         """Title hook called when a stock round starts (default: nothing)."""
         pass
 
-    def process_stock_action(self, game: Game, rnd: StockRound, action: Any) -> bool:
-        """Title-specific stock actions; return True when handled."""
-        return False
+    def stock_steps(self, game: Game) -> tuple[Step, ...]:
+        """A stock round turn: the ordered, declared steps, the first taking an action
+        processes it.  Title hook; default: buy, sell, par or pass
+        (:data:`~rhineland.engine.rounds.stock_steps.DEFAULT_STOCK_STEPS`)."""
+        from rhineland.engine.rounds.stock_steps import DEFAULT_STOCK_STEPS
+
+        return DEFAULT_STOCK_STEPS
 
     def end_stock_round(self, game: Game, rnd: StockRound) -> None:
         """Sold-out corporations move up; then the player order starts with the priority deal."""

@@ -23,11 +23,6 @@ class TrainRules:
     """Trains: limits, the buy step, emergency buys, phase changes and rusting."""
 
     if TYPE_CHECKING:  # provided by the other rule mixins of the Title class
-        def check_sell(self, game: Game, player: Any, corp: Corporation, certs: list[Any],
-                       percent: int) -> None:
-            """For type checking only: see :meth:`StockRules.check_sell`."""
-            ...
-
         def has_route(self, game: Game, entity: Any) -> bool:
             """For type checking only: see :meth:`OperatingRules.has_route`."""
             ...
@@ -73,15 +68,6 @@ class TrainRules:
         """Whether ``entity`` must buy a train: it has none and has a route.  Title
         hook; 1893 never obliges minors."""
         return not entity.trains and self.has_route(game, entity)
-
-    def check_may_pass_buy_train(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        """Refuse a pass in the buy-train step while ``entity`` must buy and the depot
-        offers a train (``GameError`` ``"train.must_buy"``)."""
-        if self.must_buy_train(game, entity) and self.available_depot_trains(game):
-            raise GameError(
-                f"{entity.sym} has a route and no train: it must buy a train",
-                "train.must_buy",
-            )
 
     def available_depot_trains(self, game: Game) -> list[Any]:
         """Depot trains that may be bought now: the next type, and types made available."""
@@ -140,7 +126,7 @@ class TrainRules:
                 f"trains may not change hands between companies in phase {game.phase.name}",
                 "train.from_other",
             )
-        if rnd.turn_state.get("emergency_sold") and (
+        if rnd.turn_state.emergency_sold and (
             game.data.rules.get("ebuy_from_others", "never") == "never"
         ):
             raise GameError(
@@ -216,37 +202,6 @@ class TrainRules:
         game.pay(president, entity, need)
         game.pay(entity, game.bank, price)
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
-
-    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any, action: Any) -> None:
-        """The president sells shares to raise money for a train the company must buy."""
-        from rhineland.engine.rounds.stock import sell_certificates
-
-        owners = game.entity_owner_ids(entity)
-        if not owners or action.entity != owners[0]:
-            raise GameError(f"only {entity.sym}'s president may sell shares now",
-                            "train.emergency_sell")
-        player = game.player(owners[0])
-        if not self.must_buy_train(game, entity):
-            raise GameError(f"{entity.sym} is not obliged to buy a train", "train.emergency_sell")
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
-        if entity.cash + player.cash >= cheapest:
-            raise GameError(
-                f"{player.name} and {entity.sym} have {player.cash + entity.cash}M, enough for "
-                f"the {cheapest}M train: no shares may be sold",
-                "train.emergency_sell",
-            )
-        certs = []
-        for sid in action.shares:
-            sym, _, idx = sid.rpartition("_")
-            corp = game.corporation(sym)
-            certs.append(corp.certificates[int(idx)])
-        corp = game.corporation(certs[0].corporation)
-        for c in certs:
-            if c.owner != player.id:
-                raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
-        self.check_sell(game, player, corp, certs, action.percent)
-        sell_certificates(game, player, corp, certs, action.percent)
-        rnd.turn_state["emergency_sold"] = True
 
     def after_train_bought(self, game: Game, rnd: OperatingRound, entity: Any,
                            train: Any) -> None:

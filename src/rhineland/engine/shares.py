@@ -110,38 +110,50 @@ def president_swap(
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 
-def check_presidency(game: Game, corp: Corporation, actor: Player | None = None,
-                     previous: int | None = None) -> None:
-    """Pass the presidency if another player now holds strictly more than the president.
+def presidency_taker(game: Game, corp: Corporation, *, after: int | None, above: int,
+                     exclude: int | None = None) -> Player | None:
+    """The player who takes ``corp``'s presidency, or ``None``: among the players (not
+    bankrupt, not ``exclude``) holding the most counted percent
+    (:meth:`Corporation.counted_percent`), when that is more than ``above``, the first
+    in player order after ``after`` (from the first player when ``None``) whose
+    certificates reach the president's percentage.  The one rule behind a president's
+    sale (:func:`rhineland.engine.rounds.stock.sell_certificates`) and
+    :func:`check_presidency`: a holder of a double counted 10% short still qualifies
+    (generated2 g422 #497)."""
+    pres_cert = next(c for c in corp.certificates if c.president)
+    players = game.state.players
+    holdings = {p.id: corp.counted_percent(p.id) for p in players
+                if not p.bankrupt and p.id != exclude}
+    best = max(holdings.values(), default=0)
+    if best <= above:
+        return None
+    if after is not None:
+        start = next(i for i, p in enumerate(players) if p.id == after)
+        seq = [players[(start + k) % len(players)] for k in range(1, len(players))]
+    else:
+        seq = list(players)
+    for p in seq:
+        if holdings.get(p.id) == best and corp.percent_of(p.id) >= pres_cert.percent:
+            return p
+    return None
+
+
+def check_presidency(game: Game, corp: Corporation, previous: int | None = None) -> None:
+    """Pass the presidency if another player now holds strictly more than the president
+    (:func:`presidency_taker`, ties: the first after the president).
 
     With no current president (e.g. the president's certificate in the market),
     the player with the most, and at least the president's percentage, takes it;
     ties go to the first in player order after ``previous`` (the president whose
     certificates just went to the market: a bankrupt president), else to the first
-    in player order.  The most is by the counted percents
-    (:meth:`Corporation.counted_percent`), but among those with the most only a
-    player whose certificates reach the president's percentage may take it: a
-    holder of a double counted 10% short still qualifies (generated2 g422 #497).
+    in player order.
     """
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert.reserved:
         return  # reserved for a merger (1893): no presidency until it is founded
     current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
-    holdings = {
-        p.id: corp.counted_percent(p.id) for p in game.state.players if not p.bankrupt
-    }
-    cur_pct = holdings.get(current, 0) if current is not None else 0
-    best = max(holdings.values(), default=0)
-    if best <= cur_pct:
-        return
-    after = current if current is not None else previous
-    if after is not None:
-        order = game.state.players
-        start = next(i for i, p in enumerate(order) if p.id == after)
-        seq = [order[(start + k) % len(order)] for k in range(1, len(order))]
-    else:
-        seq = list(game.state.players)
-    for p in seq:
-        if holdings.get(p.id, 0) == best and corp.percent_of(p.id) >= pres_cert.percent:
-            president_swap(game, corp, p.id, current if current is not None else pres_cert.owner)
-            return
+    cur_pct = corp.counted_percent(current) if current is not None else 0
+    taker = presidency_taker(game, corp, after=current if current is not None else previous,
+                             above=cur_pct)
+    if taker is not None:
+        president_swap(game, corp, taker.id, current if current is not None else pres_cert.owner)

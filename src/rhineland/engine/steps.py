@@ -6,12 +6,13 @@ A :class:`Step` says which action types it takes from an entity now
 ``GameError`` with the rule id, the state untouched) and applies it
 (:meth:`Step.apply`).
 
-The operating round asks its title for the turn's *open* steps
-(:meth:`rhineland.engine.rules_operating.OperatingRules.operating_open_steps`):
-non-blocking steps that take their action at any point of the operator's turn,
-beside the blocking track, token, route, dividend and train steps, without
-moving the turn on (e.g. 1893: a company's president buying EVA from another
-player).  Steps hold no state of their own (their state lives in the game or
+The operating round asks its title for the turn's ordered steps
+(:meth:`rhineland.engine.rules_operating.OperatingRules.operating_steps`;
+the defaults in :mod:`rhineland.engine.rounds.operating_steps`).  Non-blocking
+steps take their action at any point of the operator's turn, beside the
+blocking track, token, route, dividend and train steps, without moving the
+turn on (e.g. 1893: a company's president buying EVA from another player;
+18Rhl: a private company's lay).  Steps hold no state of their own (their state lives in the game or
 the round), so one instance serves every game.
 """
 
@@ -32,6 +33,9 @@ class Step:
 
     name: ClassVar[str] = ""
     blocks: ClassVar[bool] = True
+    resumes: ClassVar[bool] = True
+    """For a non-blocking step: after its action the current step goes on if it still
+    has a decision, else the turn moves on (False: the step moves the round itself)."""
 
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """The action types this step takes from ``entity`` now (empty: none)."""

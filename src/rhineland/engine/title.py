@@ -57,6 +57,11 @@ class Title(StockRules, OperatingRules, TrainRules, LegalRules):
         return self  # immutable rules and data are shared by snapshots
 
     # -- setup and round sequence ------------------------------------------------------
+    def new_title_state(self) -> Any:
+        """The title's own state at the start (a mutable dataclass kept in
+        ``State.title_state``), ``None`` without one.  Title hook."""
+        return None
+
     def setup(self, game: Game) -> None:
         """Title-specific setup after the common one: printed markers go on the board."""
         for hex_id, city_index, sym in self.board_rules.setup_tokens():
@@ -80,12 +85,12 @@ class Title(StockRules, OperatingRules, TrainRules, LegalRules):
             self.order_after_auction(game, rnd)
             return StockRound(rnd.turn)
         if rnd.kind == "Stock":
-            game.state.extra["or_count"] = game.phase.operating_rounds
+            game.state.or_count = game.phase.operating_rounds
             return OperatingRound(rnd.turn, 1)
         if rnd.kind == "Operating":
             if self.check_game_end(game, rnd):
                 return None
-            if rnd.num < game.state.extra.get("or_count", 1):
+            if rnd.num < game.state.or_count:
                 return OperatingRound(rnd.turn, rnd.num + 1)
             game.state.turn = rnd.turn + 1
             return StockRound(rnd.turn + 1)
@@ -96,7 +101,7 @@ class Title(StockRules, OperatingRules, TrainRules, LegalRules):
 
     def check_game_end(self, game: Game, rnd: Round) -> bool:
         """End after the last OR of the set once the bank has broken (``full_or``)."""
-        if game.bank.broken and rnd.num >= game.state.extra.get("or_count", 1):
+        if game.bank.broken and rnd.num >= game.state.or_count:
             game.state.finished = True
             game.state.game_end_reason = "bank"
             return True

@@ -17,11 +17,12 @@ reference's waterfall auction (the lowest bidder acts).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, Bid, Par, Pass
 from rhineland.engine.entities import Player
 from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -40,10 +41,63 @@ class _Item:
         return max(self.value - self.discount, 0)
 
 
+class AuctionStep(Step):
+    """A declared step of the waterfall auction: active or not; when active it takes
+    every action (and refuses what its rules do not allow)."""
+
+    def active(self, game: Game, rnd: WaterfallAuction) -> bool:
+        """Whether the step is the round's current one."""
+        return True
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """Every action while active."""
+        assert isinstance(rnd, WaterfallAuction)
+        return self.active(game, rnd)
+
+
+class CompanyPendingPar(AuctionStep):
+    """The buyer of a president's certificate (18Rhl: RhE's director's certificate)
+    sets its par before anything else (``auction.par``...)."""
+
+    name: ClassVar[str] = "company_pending_par"
+
+    def active(self, game: Game, rnd: WaterfallAuction) -> bool:
+        """While a par is owed."""
+        return rnd.pending_par is not None
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """``par``."""
+        return frozenset({Par.TYPE})
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`WaterfallAuction.process_par`."""
+        assert isinstance(rnd, WaterfallAuction)
+        rnd.process_par(game, action)
+
+
+class WaterfallBidding(AuctionStep):
+    """Buy the cheapest item, bid on another, pass; in a running auction of an item
+    raise or drop out (``auction.*``; module docstring)."""
+
+    name: ClassVar[str] = "waterfall_auction"
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """``bid`` and ``pass``."""
+        return frozenset({Bid.TYPE, Pass.TYPE})
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`WaterfallAuction.bid_or_pass`."""
+        assert isinstance(rnd, WaterfallAuction)
+        rnd.bid_or_pass(game, action)
+
+
 class WaterfallAuction(Round):
     """The initial packet auction; see the module docstring for the rules."""
 
     kind = "Auction"
+    steps: ClassVar[tuple[AuctionStep, ...]] = (CompanyPendingPar(), WaterfallBidding())
+    """The declared steps, the first active one processes (a title's subclass may
+    replace them)."""
 
     def __init__(self, turn: int, items: list[tuple[str, int]], increment: int) -> None:
         super().__init__(turn)
@@ -75,9 +129,13 @@ class WaterfallAuction(Round):
         return game.player(self.current)
 
     def step_name(self, game: Game) -> str:
-        """``"company_pending_par"`` while a bought certificate's par is owed (18Rhl
-        RhE), else ``"waterfall_auction"``."""
-        return "company_pending_par" if self.pending_par else "waterfall_auction"
+        """The active declared step: ``"company_pending_par"`` while a bought
+        certificate's par is owed (18Rhl RhE), else ``"waterfall_auction"``."""
+        return self.active_step(game).name
+
+    def active_step(self, game: Game) -> AuctionStep:
+        """The first of :attr:`steps` that is active now."""
+        return next(s for s in self.steps if s.active(game, self))
 
     def priority_player(self, game: Game) -> Player:
         """Priority: the player after the last one who bought the cheapest item."""
@@ -96,11 +154,14 @@ class WaterfallAuction(Round):
 
     # -- processing -----------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
-        """Apply a bid or pass (or the owed par); the round ends when every item is
-        sold.  Raises ``GameError`` (``"auction.*"``, ``"turn.order"``) when illegal."""
-        if self.pending_par is not None:
-            self._process_par(game, action)
-            return
+        """Apply the action in the active declared step (:attr:`steps`: the owed par,
+        else a bid or pass); the round ends when every item is sold.  Raises
+        ``GameError`` (``"auction.*"``, ``"turn.order"``) when illegal."""
+        step = self.active_step(game)
+        step.process(game, self, self.current_entity(game), action)
+
+    def bid_or_pass(self, game: Game, action: Action) -> None:
+        """A bid or pass in the auction (:class:`WaterfallBidding`)."""
         player = self.expect_player(game, action)
         if self.auction is not None:
             self._process_auction(game, player, action)
@@ -264,7 +325,8 @@ class WaterfallAuction(Round):
             if not self.items:
                 finish_round(game, self)
 
-    def _process_par(self, game: Game, action: Action) -> None:
+    def process_par(self, game: Game, action: Action) -> None:
+        """The owed par of the certificate just bought (:class:`CompanyPendingPar`)."""
         assert self.pending_par is not None
         pid, sym = self.pending_par
         if not isinstance(action, Par) or action.entity != pid:

@@ -1,41 +1,45 @@
 """The operating round: private income, then each operating entity's turn.
 
 Each corporation (and 1893 minor), in the title's operating order, goes
-through the steps ``track`` (one lay or upgrade), ``token``, ``route`` (run
-trains), ``dividend`` (payout or withhold) and ``buy_train``.  A step with
-nothing to decide is skipped: no token step without a tokenable city, no
-route/dividend step without trains (a skipped dividend is a withhold of 0M),
-no train buying without room under the limit or without cash.  Title hooks
-add steps (18Rhl special token, discards after a phase change) and rules.
+through the title's declared steps
+(:meth:`~rhineland.engine.rules_operating.OperatingRules.operating_steps`,
+:mod:`rhineland.engine.rounds.operating_steps`): by default ``track`` (one lay
+or upgrade), ``token``, ``route`` (run trains), ``dividend`` (payout or
+withhold) and ``buy_train``.  A step with nothing to decide is skipped
+(:meth:`~rhineland.engine.rounds.operating_steps.OperatingStep.applicable`).
+Discards after a phase change come first, from any company over its limit.
 
-Beside these blocking steps, the title's open steps
-(:meth:`~rhineland.engine.rules_operating.OperatingRules.operating_open_steps`,
-:class:`rhineland.engine.steps.Step` with ``blocks = False``) take their
+Beside the blocking steps, the non-blocking ones of the list
+(:class:`rhineland.engine.steps.Step` with ``blocks = False``) take their
 action at any point of the turn without moving it on; after one, the current
 step goes on if it still has a decision, else the turn moves on.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import (
-    Action,
-    BuyTrain,
-    DiscardTrain,
-    Dividend,
-    LayTile,
-    Pass,
-    PlaceToken,
-    RunRoutes,
-    SellShares,
-)
-from rhineland.engine.entities import Corporation, Minor
+from rhineland.engine.actions import Action
 from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.engine.rounds.operating_steps import DISCARD_TRAIN, OperatingStep
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.steps import Step
+
+
+@dataclass
+class TurnState:
+    """What an operator's turn remembers beyond the step: an emergency sale happened
+    (``emergency_sold``: depot trains only, where the title says so), a teleport lay
+    waits for its special token (``teleport``: private, hex; 18Rhl), and the lay was
+    the track step's (``resume_after_track``)."""
+
+    emergency_sold: bool = False
+    teleport: tuple[str, str] | None = None
+    resume_after_track: bool = False
 
 
 class OperatingRound(Round):
@@ -54,7 +58,7 @@ class OperatingRound(Round):
         self.tokened = False
         self.bought_trains = 0
         self.pending_discards: list[str] = []
-        self.turn_state: dict[str, Any] = {}
+        self.turn_state = TurnState()
         self.interrupt: str | None = None  # a title's special step inserted mid-turn
         self.deferred_start = False  # the next turn waits for pending discards
 
@@ -99,11 +103,11 @@ class OperatingRound(Round):
             self.bought_trains = 0
             self.revenue = 0
             self.route_results = []
-            self.turn_state = {}
+            self.turn_state = TurnState()
             self.interrupt = None
             game.title.start_operating_turn(game, self, entity)
             self.step = None
-            if self._advance(game, entity, "start"):
+            if self._advance(game, entity, None):
                 return
             self.index += 1
         self._finish(game)
@@ -113,15 +117,32 @@ class OperatingRound(Round):
         game.title.end_operating_round(game, self)
         finish_round(game, self)
 
-    def _advance(self, game: Game, entity: Any, after: str) -> bool:
-        """Move to the first applicable step after ``after``; False when the turn is over."""
-        steps = game.title.operating_steps(game, entity)
-        start = 0 if after == "start" else steps.index(after) + 1
-        for name in steps[start:]:
-            if game.title.step_applicable(game, self, entity, name):
-                self.step = name
+    # -- the declared steps ---------------------------------------------------------------
+    def steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """``entity``'s turn: the title's ordered, declared steps."""
+        return game.title.operating_steps(game, entity)
+
+    def blocking_steps(self, game: Game, entity: Any) -> list[OperatingStep]:
+        """The steps gone through in order (the others are open all turn)."""
+        return [s for s in self.steps(game, entity)
+                if s.blocks and isinstance(s, OperatingStep)]
+
+    def current_step(self, game: Game, entity: Any) -> OperatingStep | None:
+        """The blocking step named :attr:`step`, ``None`` between turns."""
+        return next((s for s in self.blocking_steps(game, entity) if s.name == self.step),
+                    None)
+
+    def _advance(self, game: Game, entity: Any, after: str | None) -> bool:
+        """Move to the first applicable step after the one named ``after`` (from the
+        first with ``None``), skipping the others; False when the turn is over."""
+        steps = self.blocking_steps(game, entity)
+        names = [s.name for s in steps]
+        start = 0 if after is None else names.index(after) + 1
+        for step in steps[start:]:
+            if step.applicable(game, self, entity):
+                self.step = step.name
                 return True
-            game.title.skip_step(game, self, entity, name)
+            step.skip(game, self, entity)
         return False
 
     def end_turn_now(self, game: Game, entity: Any) -> None:
@@ -139,17 +160,18 @@ class OperatingRound(Round):
 
     def resume(self, game: Game, entity: Any) -> None:
         """Continue the current step after an interruption, if it still applies."""
-        assert self.step is not None
-        if game.title.step_applicable(game, self, entity, self.step):
+        step = self.current_step(game, entity)
+        assert step is not None
+        if step.applicable(game, self, entity):
             return
         self.next_step(game, entity)
 
     def next_step(self, game: Game, entity: Any) -> None:
         """Finish the current step and continue (next step, next entity, next round)."""
-        assert self.step is not None
-        if self.step == "track":
-            game.title.after_track_step(game, self, entity)
-        if self._advance(game, entity, self.step):
+        step = self.current_step(game, entity)
+        assert step is not None
+        step.finish(game, self, entity)
+        if self._advance(game, entity, step.name):
             return
         game.title.end_operating_turn(game, self, entity)
         self.index += 1
@@ -172,62 +194,29 @@ class OperatingRound(Round):
 
     def _process(self, game: Game, action: Action) -> None:
         if self.pending_discards:
-            self._discard(game, action)
+            DISCARD_TRAIN.process(game, self, self.current_entity(game), action)
             return
         entity = self.current_entity(game)
         if entity is None:
             raise GameError("the operating round is over", "or.finished")
-        for open_step in game.title.operating_open_steps(game, entity):
-            if open_step.takes(game, self, entity, action):
+        for open_step in self.steps(game, entity):
+            if not open_step.blocks and open_step.takes(game, self, entity, action):
                 open_step.process(game, self, entity, action)
-                self.resume(game, entity)
+                if open_step.resumes:
+                    self.resume(game, entity)
                 return
-        if game.title.process_operating_action(game, self, entity, action):
-            return
-        step = self.step
-        if isinstance(action, SellShares) and step == "buy_train":
-            game.title.emergency_sell(game, self, entity, action)
-            return
-        actor = self._check_actor(game, entity, action)
-        if isinstance(action, Pass):
-            if step == "buy_train":
-                game.title.check_may_pass_buy_train(game, self, entity)
-            if step in ("route", "dividend"):
-                raise GameError(f"{entity.sym} must {step.replace('_', ' ')} now", f"or.{step}")
-            self.next_step(game, entity)
-        elif isinstance(action, LayTile) and step == "track":
-            game.title.lay_tile(game, self, entity, actor, action)
-            self.laid_tiles += 1
-            if not game.title.track_step_continues(game, self, entity):
-                self.next_step(game, entity)
-        elif isinstance(action, PlaceToken) and step == "token":
-            game.title.place_token(game, self, entity, action)
-            self.tokened = True
-            self.next_step(game, entity)
-        elif isinstance(action, RunRoutes) and step == "route":
-            self.route_results = game.title.run_routes(game, self, entity, action)
-            self.revenue = sum(r.revenue for r in self.route_results)
-            self.next_step(game, entity)
-        elif isinstance(action, Dividend) and step == "dividend":
-            game.title.pay_dividend(game, self, entity, action.kind)
-            self.next_step(game, entity)
-        elif isinstance(action, BuyTrain) and step == "buy_train":
-            game.title.buy_train(game, self, entity, action)
-            self.bought_trains += 1
-            over = game.title.over_train_limit(game, entity)
-            if over and entity.sym not in self.pending_discards:
-                self.pending_discards.append(entity.sym)
-            if not game.title.step_applicable(game, self, entity, "buy_train"):
-                self.next_step(game, entity)
-        else:
+        step = self.current_step(game, entity)
+        if step is None or not step.takes(game, self, entity, action):
             raise GameError(
-                f"{action.type} is not possible in the {step} step of {entity.sym}'s turn "
-                f"in {self.label}",
+                f"{action.type} is not possible in the {self.step} step of {entity.sym}'s "
+                f"turn in {self.label}",
                 "or.step",
             )
+        step.process(game, self, entity, action)
 
-    def _check_actor(self, game: Game, entity: Any, action: Action) -> Any:
-        """The acting entity (the operator, or a private its president uses)."""
+    def check_actor(self, game: Game, entity: Any, action: Action) -> Any:
+        """The acting entity (the operator, or a private its president uses); raises
+        ``GameError`` (``"turn.order"``) for anyone else."""
         if action.entity == entity.sym:
             return entity
         if action.entity_type == "company":
@@ -239,17 +228,8 @@ class OperatingRound(Round):
             "turn.order",
         )
 
-    def _discard(self, game: Game, action: Action) -> None:
-        """A discard by any entity over its train limit, in any order (the first one
-        is shown as current); nothing else happens until all are within it."""
-        if not isinstance(action, DiscardTrain) or action.entity not in self.pending_discards:
-            who = " or ".join(self.pending_discards)
-            raise GameError(f"{who} must discard a train first", "train.discard")
-        sym = str(action.entity)
-        entity: Corporation | Minor = game.title.operator(game, sym)
-        game.title.discard_train(game, entity, action.train)
-        if not game.title.over_train_limit(game, entity):
-            self.pending_discards.remove(sym)
+    def discard_done(self, game: Game) -> None:
+        """Every company is within its train limit again: a turn that waited starts."""
         if not self.pending_discards and self.deferred_start:
             self.deferred_start = False
             self._start_entity(game)

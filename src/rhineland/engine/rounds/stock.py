@@ -18,13 +18,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
+from rhineland.engine.actions import Action, BuyShares, Par, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.engine.shares import (
     check_presidency,
     give,
     oldest_in_market,
+    presidency_taker,
     swap_certificates,
     to_market,
 )
@@ -78,21 +79,16 @@ class StockRound(Round):
 
     # -- processing --------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
-        """Apply a pass, sale, buy or par (title-specific actions first, e.g. 1893's
-        bonds).  Raises ``GameError`` when it is not the player's turn or illegal."""
-        if game.title.process_stock_action(game, self, action):
-            return
-        player = self.expect_player(game, action)
-        if isinstance(action, Pass):
-            self._pass(game, player)
-        elif isinstance(action, SellShares):
-            self.sell(game, player, action)
-        elif isinstance(action, BuyShares):
-            self.buy(game, player, action)
-        elif isinstance(action, Par):
-            self.par(game, player, action)
-        else:
-            raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+        """Apply the action in the first of the title's declared steps that takes it
+        (:meth:`~rhineland.engine.rules_stock.StockRules.stock_steps`: by default a pass,
+        sale, buy or par; 1893's bonds and privates before it).  Raises ``GameError``
+        when it is not the player's turn or illegal."""
+        entity = self.current_entity(game)
+        for step in game.title.stock_steps(game):
+            if step.takes(game, self, entity, action):
+                step.process(game, self, entity, action)
+                return
+        raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
 
     def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True,
                  for_priority: bool = True) -> None:
@@ -119,7 +115,8 @@ class StockRound(Round):
         elif skip:
             self._skip_idle(game)
 
-    def _pass(self, game: Game, player: Player) -> None:
+    def pass_turn(self, game: Game, player: Player) -> None:
+        """``player`` passes: the turn ends."""
         game.add_log(f"{player.name} passes")
         self.end_turn(game, player, passed=True)
 
@@ -225,7 +222,7 @@ class StockRound(Round):
             f"{player.name} buys {sum(c.percent for c in certs)}% of {corp.sym} from "
             f"{'the market' if source == MARKET else 'the IPO'} for {price}M"
         )
-        check_presidency(game, corp, player)
+        check_presidency(game, corp)
         game.title.after_share_bought(game, player, corp)
         self.bought_this_turn = True
         self.last_buy_kind = "shares"
@@ -312,27 +309,19 @@ def sell_certificates(
     game.pay(game.bank, player, total)
     game.add_log(f"{player.name} sells {percent}% of {corp.sym} for {total}M")
     game.title.after_shares_sold(game, player, corp, certs)
-    check_presidency(game, corp, player)
+    check_presidency(game, corp)
 
 
 def _next_president(game: Game, seller: Player, corp: Corporation, percent: int) -> Player:
-    """Who takes the presidency when ``seller`` sells ``percent`` including the certificate."""
-    pres_cert = next(c for c in corp.certificates if c.president)
-    kept_pct = corp.counted_percent(seller.id) - percent
-    best: tuple[Player, int] | None = None
-    order = game.state.players
-    start = order.index(seller)
-    for k in range(1, len(order)):
-        p = order[(start + k) % len(order)]
-        if p.bankrupt:
-            continue
-        pct = corp.counted_percent(p.id)
-        if pct > kept_pct and pct >= pres_cert.percent and (best is None or pct > best[1]):
-            best = (p, pct)
-    if best is None:
+    """Who takes the presidency when ``seller`` sells ``percent`` including the
+    certificate (:func:`~rhineland.engine.shares.presidency_taker`: the most, more than
+    the seller keeps); ``GameError`` (``"stock.sell_president"``) when no one may."""
+    taker = presidency_taker(game, corp, after=seller.id,
+                             above=corp.counted_percent(seller.id) - percent, exclude=seller.id)
+    if taker is None:
         raise GameError(
             f"{seller.name} cannot sell the president's certificate of {corp.sym}: no other "
             "player could take the presidency",
             "stock.sell_president",
         )
-    return best[0]
+    return taker

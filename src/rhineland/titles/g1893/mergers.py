@@ -22,6 +22,7 @@ from rhineland.titles.g1893.constants import (
     MERGERS,
     VOTE_ORDER,
 )
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -51,12 +52,11 @@ class CologneMergers(Title):
         A merger vote is offered for each corporation that is mergeable (buyable, not
         yet founded).  docs/rules-differences.md 1893 (d), (e).
         """
-        extra = game.state.extra
+        state = cologne_state(game)
         for sym in MERGED:
-            key = sym.lower()
-            if extra.get(f"{key}_auto_found"):
+            if state.auto_found[sym]:
                 self.found(game, rnd, sym)
-            elif extra.get(f"{key}_mergable"):
+            elif state.mergable[sym]:
                 self.offer_merger(game, rnd, sym)
 
     def offer_merger(self, game: Game, rnd: MergerRound, sym: str) -> None:
@@ -127,9 +127,9 @@ class CologneMergers(Title):
         """Found AGV/HGK: 400M from the bank, reserved certificates to the merging
         entities' owners, the minors' treasuries, trains and tokens; the presidency
         to the largest holder (ties: the merging order)."""
-        extra = game.state.extra
-        extra[f"{sym.lower()}_auto_found"] = False
-        extra[f"{sym.lower()}_mergable"] = False
+        state = cologne_state(game)
+        state.auto_found[sym] = False
+        state.mergable[sym] = False
         corp = game.corporation(sym)
         game.pay(game.bank, corp, MERGED_TREASURY)
         priority: list[int] = []

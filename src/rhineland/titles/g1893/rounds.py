@@ -12,6 +12,7 @@ from rhineland.engine.actions import Action, Bid, Pass, SpecialBuy
 from rhineland.engine.entities import Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.errors import GameError
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -77,7 +78,7 @@ class StartingPackageDraft(Round):
             self.last_buyer = player.id
         elif isinstance(action, Pass):
             self.passed.append(player.id)
-            game.state.extra["first_sr_passers"].append(player.id)
+            cologne_state(game).first_sr_passers.append(player.id)
             game.add_log(f"{player.name} passes")
         else:
             raise GameError(f"{action.type} is not possible in the draft", "draft.action")

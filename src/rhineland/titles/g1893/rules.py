@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import (
     BuyTrain,
 )
-from rhineland.engine.entities import MARKET, Corporation, Minor, Player
+from rhineland.engine.entities import Corporation, Minor, Player
 from rhineland.engine.shares import (
     move_price,
     operating_order_key,
@@ -23,7 +23,8 @@ from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
-from rhineland.titles.g1893.steps import BUY_EVA_FROM_PLAYER
+from rhineland.titles.g1893.state import CologneState, cologne_state
+from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
 
 if TYPE_CHECKING:
@@ -60,17 +61,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             if "HGK" in syms:
                 hgk.tokens.append((hex_id, ci))
                 hgk.tokens_used += 1
-        extra = game.state.extra
-        extra.update(
-            agv_mergable=False,
-            hgk_mergable=False,
-            agv_auto_found=False,
-            hgk_auto_found=False,
-            fdsd_to_close=False,
-            first_sr_passers=[],
-            after_merger=None,
-            traded_in=[],
-        )
+
+    def new_title_state(self) -> CologneState:
+        """1893's own state (:class:`~rhineland.titles.g1893.state.CologneState`)."""
+        return CologneState()
 
     def first_round(self, game: Game) -> Round:
         """The Starting Package draft (docs/rules-differences.md 1893 (a))."""
@@ -89,29 +83,30 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
             unsold = [s for s in self.unsold_package(game)]
             if isinstance(rnd, ForcedAuction) or len(unsold) <= 1:
                 return StockRound(rnd.turn)
+            st.or_count = 2  # the draft's two ORs before the first SR
             return OperatingRound(rnd.turn, 1)
         if rnd.kind == "Stock":
-            st.extra["or_count"] = game.phase.operating_rounds
+            st.or_count = game.phase.operating_rounds
             if hgk_floated:
                 return OperatingRound(rnd.turn, 1)
-            st.extra["after_merger"] = "or1"
+            cologne_state(game).after_merger = "or1"
             return MergerRound(rnd.turn, 1)
         if rnd.kind == "Operating":
             if self.check_game_end(game, rnd):
                 return None
-            more = rnd.num < st.extra.get("or_count", 2)
+            more = rnd.num < st.or_count
             if hgk_floated:
                 if more:
                     return OperatingRound(rnd.turn, rnd.num + 1)
                 st.turn = rnd.turn + 1
                 return StockRound(rnd.turn + 1)
             if more:
-                st.extra["after_merger"] = "or2"
+                cologne_state(game).after_merger = "or2"
                 return MergerRound(rnd.turn, 2)
-            st.extra["after_merger"] = "auction" if self.draftables(game) else "sr"
+            cologne_state(game).after_merger = "auction" if self.draftables(game) else "sr"
             return MergerRound(rnd.turn, 3)
         if rnd.kind == "Merger":
-            after = st.extra.get("after_merger")
+            after = cologne_state(game).after_merger
             if after == "or1":
                 return OperatingRound(rnd.turn, 1)
             if after == "or2":
@@ -157,31 +152,14 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
     def start_operating_round(self, game: Game, rnd: OperatingRound) -> None:
         """Private income; trade-ins and the first SR's passers reset for the new OR."""
         super().start_operating_round(game, rnd)
-        game.state.extra["traded_in"] = []
-        game.state.extra["first_sr_passers"] = []
+        state = cologne_state(game)
+        state.traded_in = []
+        state.first_sr_passers = []
 
-    def operating_open_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
-        """EVA may be bought from another player at any point of the turn."""
-        return (BUY_EVA_FROM_PLAYER,)
-
-    def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
-        """1893: minors lay track but place no token and pay half (seed 001, "Minor companies").
-
-        Their dividend step is :meth:`skip_step`'s half payout.
-        """
-        if isinstance(entity, Minor) and step == "token":
-            return False
-        if isinstance(entity, Minor) and step == "dividend":
-            return False
-        return super().step_applicable(game, rnd, entity, step)
-
-    def skip_step(self, game: Game, rnd: Any, entity: Any, step: str) -> None:
-        """A minor pays half its revenue to its owner and keeps half."""
-        if isinstance(entity, Minor) and step == "dividend":
-            if rnd.route_results:
-                self.minor_half_pay(game, entity, rnd.revenue)
-            return
-        super().skip_step(game, rnd, entity, step)
+    def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """1893's OR turn (:data:`rhineland.titles.g1893.steps.STEPS`): EVA may be
+        bought from another player at any point of it."""
+        return STEPS
 
     def minor_half_pay(self, game: Game, minor: Minor, revenue: int) -> None:
         """Pay a minor's revenue (M): half (rounded down) to its owner, the rest to the minor.
@@ -222,7 +200,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
 
     def trade_in_options(self, game: Game, entity: Any) -> list[tuple[str, str, int]]:
         """``(own train, depot train, price)`` trade-ins ``entity`` can afford now."""
-        if entity.sym in game.state.extra.get("traded_in", []):
+        if entity.sym in cologne_state(game).traded_in:
             return []
         out = []
         for new in self.available_depot_trains(game):
@@ -244,7 +222,7 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         if action.exchange is None:
             super().buy_train(game, rnd, entity, action)
             return
-        traded = game.state.extra["traded_in"]
+        traded = cologne_state(game).traded_in
         if entity.sym in traded:
             raise GameError(
                 f"{entity.sym} has already traded in a train this turn", "train.trade_in_once"
@@ -306,70 +284,27 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
 
     def train_event(self, game: Game, rnd: Any, event: str, train: Any) -> None:
         """1893's train events (reference facts, trains.events)."""
-        extra = game.state.extra
+        state = cologne_state(game)
         if event == "agv_buyable":
             self.make_buyable(game, "AGV")
-            extra["agv_mergable"] = True
+            state.mergable["AGV"] = True
         elif event == "hgk_buyable":
             self.make_buyable(game, "HGK")
-            extra["hgk_mergable"] = True
+            state.mergable["HGK"] = True
         elif event == "agv_founded":
-            extra["agv_mergable"] = False
+            state.mergable["AGV"] = False
             if not game.corporation("AGV").floated:
-                extra["agv_auto_found"] = True
+                state.auto_found["AGV"] = True
         elif event == "hgk_founded":
-            extra["hgk_mergable"] = False
+            state.mergable["HGK"] = False
             if not game.corporation("HGK").floated:
-                extra["hgk_auto_found"] = True
+                state.auto_found["HGK"] = True
         elif event == "fdsd_closed":
             if not game.private("FdSD").closed:
-                extra["fdsd_to_close"] = True
+                state.fdsd_to_close = True
         elif event == "eva_closed":
             self.close_private(game, game.private("EVA"))
         elif event == "remove_tile_block":
             pass  # the board rules read the phase
         else:
             super().train_event(game, rnd, event, train)
-
-    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """A president who cannot pay for a train even after selling all they may goes
-        bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
-        if action.type != "bankrupt":
-            return False
-        owners = game.entity_owner_ids(entity)
-        if action.entity != entity.sym or rnd.step != "buy_train" or not owners:
-            raise GameError(f"{action.entity} cannot declare bankruptcy now", "bankrupt.when")
-        if not self.must_buy_train(game, entity):
-            raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
-        player = game.player(owners[0])
-        cheapest = min((t.spec.price for t in self.available_depot_trains(game)), default=0)
-        means = entity.cash + player.cash + self.sellable_value(game, player)
-        if means >= cheapest:
-            raise GameError(
-                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-                f"cash and sellable shares total {means}M, the cheapest train costs {cheapest}M",
-                "bankrupt.can_pay",
-            )
-        game.pay(player, game.bank, player.cash)
-        player.bankrupt = True
-        game.add_log(f"{player.name} goes bankrupt: the game ends")
-        st = game.state
-        st.finished = True
-        st.end_trigger = ("bankrupt", "immediate")
-        st.game_end_reason = "bankrupt"
-        st.ended_mid_round = True
-        return True
-
-    def sellable_value(self, game: Game, player: Player) -> int:
-        """M ``player`` could raise by selling every share the market takes now."""
-        limit = game.data.rules.get("market_share_limit", 50)
-        total = 0
-        for corp in game.corporations.values():
-            if not corp.operated or corp.share_price is None:
-                continue
-            room = limit - corp.percent_of(MARKET)
-            for cert in corp.certs_of(player.id):
-                if not cert.president and cert.percent <= room:
-                    room -= cert.percent
-                    total += corp.share_price.price * cert.percent // 10
-        return total

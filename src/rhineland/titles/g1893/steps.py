@@ -1,5 +1,10 @@
 """1893's declared steps (:class:`rhineland.engine.steps.Step`).
 
+The OR turn (:data:`STEPS`): EVA from a player (open all turn), track, token
+(none for minors), route, dividend (a minor pays half to its owner and keeps
+half: seed 001, "Minor companies"), buy trains (a president who cannot pay
+goes bankrupt and the game ends: :class:`G1893BuyTrain`).
+
 :class:`BuyEvaFromPlayer`: during the whole of a company's OR turn (a
 non-blocking step beside track, token, route, dividend and trains), the
 operating minor or corporation may buy EVA for its owner or president from
@@ -12,14 +17,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rhineland.engine.actions import Action, BuyCompany
-from rhineland.engine.entities import Player
+from rhineland.engine.actions import Action, Bankrupt, BuyCompany
+from rhineland.engine.entities import Minor, Player
+from rhineland.engine.rounds.operating_steps import (
+    ROUTE,
+    TRACK,
+    BuyTrainStep,
+    DividendStep,
+    TokenStep,
+)
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.base import Round
+    from rhineland.engine.rounds.operating import OperatingRound
 
 EVA = "EVA"
 EVA_MIN_PRICE = 1
@@ -95,3 +108,60 @@ class BuyEvaFromPlayer(Step):
 
 
 BUY_EVA_FROM_PLAYER = BuyEvaFromPlayer()
+
+
+class G1893Token(TokenStep):
+    """Minors place no token (seed 001, "Minor companies")."""
+
+    def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
+        """As the default, never for a minor."""
+        return not isinstance(entity, Minor) and super().applicable(game, rnd, entity)
+
+
+class G1893Dividend(DividendStep):
+    """A minor does not choose: it pays half its revenue to its owner and keeps half
+    (its skipped step, after a run)."""
+
+    def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
+        """As the default, never for a minor."""
+        return not isinstance(entity, Minor) and super().applicable(game, rnd, entity)
+
+    def skip(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """A minor that ran pays half (:meth:`G1893.minor_half_pay`); a corporation
+        withholds 0M."""
+        if isinstance(entity, Minor):
+            if rnd.route_results:
+                game.title.minor_half_pay(game, entity, rnd.revenue)  # type: ignore[attr-defined]
+            return
+        super().skip(game, rnd, entity)
+
+
+class G1893BuyTrain(BuyTrainStep):
+    """A president who cannot pay for a train even after selling all they may goes
+    bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
+
+    def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
+        """Raises ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
+        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
+        from rhineland.engine.emergency import check_may_go_bankrupt
+
+        owners = game.entity_owner_ids(entity)
+        if not owners:
+            raise GameError(f"{action.entity} cannot declare bankruptcy now", "bankrupt.when")
+        if not game.title.must_buy_train(game, entity):
+            raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
+        player = game.player(owners[0])
+        check_may_go_bankrupt(game, entity, player)
+        game.pay(player, game.bank, player.cash)
+        player.bankrupt = True
+        game.add_log(f"{player.name} goes bankrupt: the game ends")
+        st = game.state
+        st.finished = True
+        st.end_trigger = ("bankrupt", "immediate")
+        st.game_end_reason = "bankrupt"
+        st.ended_mid_round = True
+
+
+STEPS: tuple[Step, ...] = (BUY_EVA_FROM_PLAYER, TRACK, G1893Token(), ROUTE, G1893Dividend(),
+                           G1893BuyTrain())
+"""A 1893 OR turn."""

@@ -27,11 +27,13 @@ from rhineland.titles.g1893.constants import (
     PRIVATES,
     is_bond,
 )
+from rhineland.titles.g1893.state import cologne_state
 from rhineland.titles.g1893.steps import EVA_MIN_PRICE
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.stock import StockRound
+    from rhineland.engine.steps import Step
 
 BONDS = "AdSK"
 """The bonds' key in a stock round's record of what each player sold (``rnd.sold``)."""
@@ -73,47 +75,14 @@ class CologneStock(Title):
             game.pay(game.bank, minor, max(price, MINOR_MIN_TREASURY))
 
     # -- stock round ------------------------------------------------------------------
-    def process_stock_action(self, game: Game, rnd: StockRound, action: Action) -> bool:
-        """1893's stock actions; True when handled.
-
+    def stock_steps(self, game: Game) -> tuple[Step, ...]:
+        """1893's stock round turn (:data:`rhineland.titles.g1893.stock_steps.STOCK_STEPS`):
         RAG's par by FdSD's owner (FdSD may pay: docs/rules-differences.md 1893 (f)), the
-        FdSD exchange, buying a package item, a bond or EVA, selling a bond.  A pass in
-        SR 1 makes the player a first-SR passer.
-        """
-        pending = game.state.extra.get("rag_par_pending")
-        if pending is not None:
-            self.resolve_rag_par(game, rnd, action, pending)
-            return True
-        if (
-            isinstance(action, Par)
-            and action.corporation == "RAG"
-            and self.owns_fdsd(game, action.entity)
-        ):
-            player = rnd.expect_player(game, action)
-            cell = self.par_cell(game, game.corporation("RAG"), action.share_price)
-            if player.cash < cell.price * 2:
-                self.exchange_fdsd_for_par(game, player, cell.price * 2)
-                rnd.par(game, player, action)
-            else:
-                game.state.extra["rag_par_pending"] = (player.id, action.share_price)
-                game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
-            return True
-        if isinstance(action, BuyShares) and action.entity_type == "company":
-            self.fdsd_exchange(game, rnd, action)
-            return True
-        if isinstance(action, BuyCompany):
-            player = rnd.expect_player(game, action)
-            self.buy_company_in_sr(game, rnd, player, action)
-            return True
-        if isinstance(action, SellCompany):
-            player = rnd.expect_player(game, action)
-            self.sell_bond(game, rnd, player, action)
-            return True
-        if action.type == "pass" and game.state.turn == 1 and rnd.turn == 1:
-            passers = game.state.extra["first_sr_passers"]
-            if action.entity not in passers:
-                passers.append(action.entity)
-        return False
+        FdSD exchange, buying a package item, a bond or EVA, selling a bond; a pass in
+        SR 1 makes the player a first-SR passer."""
+        from rhineland.titles.g1893.stock_steps import STOCK_STEPS
+
+        return STOCK_STEPS
 
     def buy_limits_apply(self, game: Game, player: Player, corp: Corporation) -> bool:
         """FdSD's owner buys (or pars) RAG free of the certificate limit, the holding
@@ -145,7 +114,7 @@ class CologneStock(Title):
                 "fdsd.par",
             )
         player = game.player(pid)
-        del game.state.extra["rag_par_pending"]
+        cologne_state(game).rag_par_pending = None
         par = Par(entity=pid, corporation="RAG", share_price=share_price)
         if action.type == "assign":
             cell = self.par_cell(game, game.corporation("RAG"), share_price)
@@ -165,7 +134,7 @@ class CologneStock(Title):
         ``stock.cash``, ``draft.cash``].
         """
         sym = action.company
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
         if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
             raise GameError(
@@ -281,7 +250,7 @@ class CologneStock(Title):
             give(game, c, player.id)
         self.close_private(game, fdsd)
         game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
-        check_presidency(game, rag, player)
+        check_presidency(game, rag)
         self.check_float(game, rag)
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False, for_priority=False)
@@ -296,9 +265,9 @@ class CologneStock(Title):
         traded = bool(rnd.sold_this_turn) or (
             rnd.bought_this_turn and rnd.last_buy_kind == "shares"
         )
-        if game.state.extra.get("fdsd_to_close") and self.owns_fdsd(game, player.id) and traded:
+        if cologne_state(game).fdsd_to_close and self.owns_fdsd(game, player.id) and traded:
             self.close_private(game, game.private("FdSD"))
-            game.state.extra["fdsd_to_close"] = False
+            cologne_state(game).fdsd_to_close = False
 
     def sr_order_leader(self, game: Game, rnd: StockRound) -> Player:
         """The player whose turn it would be when the SR ended (after the last to pass)
@@ -339,14 +308,17 @@ class CologneStock(Title):
         super().check_buy_certificates(game, player, corp, certs)
         if corp.sym in MERGED and not corp.can_buy_shares:
             raise GameError(f"{corp.sym} shares cannot be bought yet", "stock.no_buy")
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
 
     def check_sell(
         self, game: Game, player: Player, corp: Corporation, certs: list[Certificate], percent: int
     ) -> None:
-        """No sale in the first SR; otherwise as usual (the market holds at most 50%)."""
-        if game.state.turn == 1:
+        """No sale in the first SR (an emergency sale in OR 1 is one); otherwise as usual
+        (the market holds at most 50%)."""
+        from rhineland.engine.rounds.stock import StockRound
+
+        if game.state.turn == 1 and isinstance(game.state.round, StockRound):
             raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
         super().check_sell(game, player, corp, certs, percent)
 
@@ -363,7 +335,7 @@ class CologneStock(Title):
 
         False for a player who bought this turn, or passed in the draft or earlier in SR 1.
         """
-        if player.id in game.state.extra.get("first_sr_passers", []):
+        if player.id in cologne_state(game).first_sr_passers:
             return False
         if rnd.bought_this_turn:
             return False

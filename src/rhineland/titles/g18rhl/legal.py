@@ -30,7 +30,8 @@ class RhlLegal(Title):
         cands: list[Candidate] = []
         etype = entity_type(entity)
         if step == "special_token":
-            hex_id = rnd.turn_state["teleport"][1]
+            assert rnd.turn_state.teleport is not None
+            hex_id = rnd.turn_state.teleport[1]
             placed = game.board.tile_at(hex_id)
             for city in placed.tile.cities:
                 ci = placed.tile.cities.index(city)

@@ -6,19 +6,21 @@ facts, and the oracle traces where the summary is silent.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
-from rhineland.engine.actions import Bankrupt, LayTile, Pass, PlaceToken
-from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player, Train
+from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.shares import give, move_price, set_price, to_market
+from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.legal import RhlLegal
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
+from rhineland.titles.g18rhl.steps import STEPS
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -85,20 +87,22 @@ class Rhl(RhlLegal, Title):
         from replaced tiles (seed 000, "Montan").
         """
         icons: dict[str, frozenset[str]] = {
-            h: frozenset(v) for h, v in game.state.extra["icons"].items()
+            h: frozenset(v) for h, v in rhl_state(game).icons.items()
         }
         return {"hex_icons": icons}
 
     # -- setup -------------------------------------------------------------------------
+    def new_title_state(self) -> RhlState:
+        """18Rhl's own state (:class:`RhlState`)."""
+        return RhlState()
+
     def setup(self, game: Game) -> None:
         """Place the variable coal mine and steel mill by the first RNG draw."""
         super().setup(game)
         vi = game.data.variable_icons
         assert vi is not None
         placement = pick_variable_icons(game.rng, vi)
-        game.state.extra["icons"] = placement.icons_by_hex()
-        game.state.extra["newly_floated"] = []
-        game.state.extra["rhe_link_bonus"] = 0
+        rhl_state(game).icons = placement.icons_by_hex()
 
     def first_round(self, game: Game) -> Round:
         """The initial packet: a waterfall auction of the privates, cheapest first.
@@ -116,24 +120,14 @@ class Rhl(RhlLegal, Title):
         the seed says "from phase 3": see docs/rules-differences.md)."""
         return True
 
-    # -- the RhE bonus: Köln - Düren - Aachen ------------------------------------------------
-    def after_track_step(self, game: Game, rnd: Any, entity: Any) -> None:
-        """While RhE's 3 x par is pending, check the Köln–Düren–Aachen link (private No. 6)."""
-        extra = game.state.extra
-        extra["rhe_link_now"] = None
-        if not extra.get("rhe_link_bonus"):
-            return
-        extra["rhe_link_now"] = False
-        if rhe_link_established(game):
-            bonus = extra["rhe_link_bonus"]
-            extra["rhe_link_bonus"] = 0
-            extra["rhe_link_now"] = True
-            game.pay(game.bank, game.corporation(RHE), bonus)
-            game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+    # -- the OR turn and the RhE bonus: Köln - Düren - Aachen ----------------------------------
+    def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
+        """18Rhl's OR turn (:data:`rhineland.titles.g18rhl.steps.STEPS`)."""
+        return STEPS
 
     def check_destination_connection(self, game: Game, action: Any) -> None:
         """The recorded link check must agree with ours."""
-        now = game.state.extra.get("rhe_link_now")
+        now = rhl_state(game).rhe_link_now
         expected = [RHE] if now else []
         if now is None:
             raise GameError(
@@ -148,14 +142,6 @@ class Rhl(RhlLegal, Title):
             )
 
     # -- bankruptcy and receivership (reference engine; seed 000 differs) --------------------
-    def step_applicable(self, game: Game, rnd: Any, entity: Any, step: str) -> bool:
-        """A corporation in receivership lays no track, places no token, always withholds."""
-        if isinstance(entity, Corporation) and entity.receivership and step in (
-            "track", "token", "dividend"
-        ):
-            return False
-        return super().step_applicable(game, rnd, entity, step)
-
     def must_buy_train(self, game: Game, entity: Any) -> bool:
         """A corporation in receivership is never obliged to buy a train (no president
         could add money): it may pass, or buy a depot train it can pay (reference
@@ -171,34 +157,6 @@ class Rhl(RhlLegal, Title):
             return False
         return super().train_sellable_to(game, seller, buyer)
 
-    def sellable_value(self, game: Game, player: Player) -> int:
-        """M a player could raise by selling every share the rules let them sell now."""
-        total = 0
-        for corp, certs in self.sellable_bundles(game, player):
-            assert corp.share_price is not None
-            total += corp.share_price.price * sum(c.percent for c in certs) // 10
-        return total
-
-    def sellable_bundles(
-        self, game: Game, player: Player
-    ) -> list[tuple[Corporation, list[Certificate]]]:
-        """Per corporation, the largest set of ``player``'s certificates sellable now."""
-        out = []
-        limit = game.data.rules.get("market_share_limit", 50)
-        for corp in game.corporations.values():
-            if not corp.operated or corp.closed or corp.share_price is None:
-                continue
-            room = limit - corp.percent_of(MARKET)
-            chosen: list[Certificate] = []
-            for cert in sorted(corp.certs_of(player.id), key=lambda c: -c.index):
-                if cert.president or cert.percent > room:
-                    continue
-                chosen.append(cert)
-                room -= cert.percent
-            if chosen:
-                out.append((corp, chosen))
-        return out
-
     def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
         """The president cannot pay for the train the corporation must buy.
 
@@ -213,6 +171,7 @@ class Rhl(RhlLegal, Title):
         Source: reference engine (oracle traces); seed 000 describes a bank loan
         instead (docs/rules-differences.md).
         """
+        from rhineland.engine.emergency import check_may_go_bankrupt, emergency_bundles
         from rhineland.engine.rounds.stock import sell_certificates
         from rhineland.engine.shares import check_presidency
 
@@ -221,19 +180,11 @@ class Rhl(RhlLegal, Title):
             raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
                             "bankrupt.not_needed")
         player = game.player(owners[0])
+        check_may_go_bankrupt(game, entity, player)
         cheapest = self.cheapest_depot_train(game)
-        if cheapest is None:
-            raise GameError("no train left in the depot", "bankrupt.no_train")
-        means = entity.cash + player.cash + self.sellable_value(game, player)
-        if means >= cheapest.spec.price:
-            raise GameError(
-                f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-                f"cash and sellable shares total {means}M, the cheapest train costs "
-                f"{cheapest.spec.price}M",
-                "bankrupt.can_pay",
-            )
+        assert cheapest is not None
         game.add_log(f"{player.name} goes bankrupt")
-        for corp, certs in self.sellable_bundles(game, player):
+        for corp, certs in emergency_bundles(game, entity, player):
             sell_certificates(game, player, corp, certs, sum(c.percent for c in certs))
         contribution = player.cash
         for corp in game.corporations.values():
@@ -250,7 +201,7 @@ class Rhl(RhlLegal, Title):
             self.close_private(game, game.private(sym))
         game.pay(player, game.bank, player.cash)
         player.bankrupt = True
-        rnd.turn_state["emergency_sold"] = False  # the new president may buy from anyone
+        rnd.turn_state.emergency_sold = False  # the new president may buy from anyone
         if not entity.receivership:
             return False
         self.receivership_train(game, rnd, entity, cheapest, contribution)
@@ -296,110 +247,9 @@ class Rhl(RhlLegal, Title):
         return [p.id for p in order[i:] + order[:i]]
 
     # -- private companies' map abilities -------------------------------------------------
-    def process_operating_action(self, game: Game, rnd: Any, entity: Any, action: Any) -> bool:
-        """Private lays (Szl, ATB: extra lay; KEO, Tjt: teleport then a special token).
-
-        The private lays stay open during the special-token step (the reference's
-        special-track step comes before it and never blocks): another private's lay
-        there leaves the token decision pending.
-        """
-        private_lay = isinstance(action, LayTile) and action.entity_type == "company"
-        if rnd.interrupt == "special_token" and not private_lay:
-            self._special_token(game, rnd, entity, action)
-            return True
-        if isinstance(action, Bankrupt):
-            if action.entity != entity.sym:
-                raise GameError(
-                    f"it is {entity.sym}'s turn in {rnd.label}, not {action.entity_type} "
-                    f"{action.entity!r}",
-                    "turn.order",
-                )
-            if self.bankrupt(game, rnd, entity):
-                rnd.end_turn_now(game, entity)
-            return True
-        if not private_lay:
-            return False
-        private = game.private(str(action.entity))
-        if private.closed or private.owner not in game.entity_owner_ids(entity):
-            raise GameError(
-                f"{private.sym} may only be used by its owner as president of the operating "
-                f"corporation ({entity.sym})",
-                "private.owner",
-            )
-        self.lay_tile(game, rnd, entity, private, action)
-        private.ability_uses += 1
-        lay_ability = private.spec.ability("tile_lay")
-        if lay_ability is not None and lay_ability.get("closed_when_used_up") and (
-            private.ability_uses >= int(lay_ability.get("count", 1))
-        ):
-            self.close_private(game, private)
-        teleport = private.spec.ability("teleport")
-        if teleport is None:
-            return True  # an extra lay: the step goes on
-        rnd.turn_state["teleport"] = (private.sym, action.hex)
-        if rnd.step == "track":
-            rnd.laid_tiles += 1
-            rnd.turn_state["resume_after_track"] = True
-        if self._special_token_possible(game, entity, private.sym, action.hex):
-            rnd.interrupt = "special_token"
-        else:
-            rnd.interrupt = None
-            self._end_teleport(game, rnd, entity)
-        return True
-
-    def _special_token_price(self, entity: Corporation, private_sym: str) -> int:
+    def special_token_price(self, entity: Corporation, private_sym: str) -> int:
         """The teleport token's price (M), as the board rules price it (KEO free, Tjt normal)."""
         return self.board_rules.teleport_token_price(private_sym, entity.next_token_price)
-
-    def _special_token_possible(self, game: Game, entity: Any, private_sym: str,
-                                hex_id: str) -> bool:
-        """Whether the special-token step follows a teleport lay on ``hex_id``: the
-        company has a token left and none on that hex yet.  The step is entered even
-        when every slot is taken or the company cannot pay the token (it may then
-        only pass), as the reference engine does."""
-        if not isinstance(entity, Corporation) or entity.tokens_left == 0:
-            return False
-        return not any(h == hex_id for h, _ in entity.tokens)
-
-    def _special_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
-        private_sym, hex_id = rnd.turn_state["teleport"]
-        if isinstance(action, Pass) and action.entity == entity.sym:
-            pass
-        elif isinstance(action, PlaceToken) and action.entity == entity.sym:
-            h, ci = self.parse_city(game, action.city)
-            if h != hex_id:
-                raise GameError(
-                    f"after {private_sym}'s lay the token may only go on {hex_id}, not {h}",
-                    "token.special",
-                )
-            tile = game.board.tile_at(h).tile
-            if len(game.board.tokens_in(h, ci)) >= tile.cities[ci].slots:
-                raise GameError(f"no free slot in city {ci} of {h}", "token.special")
-            price = self._special_token_price(entity, private_sym)
-            if price > entity.cash:
-                raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
-                                "token.cash")
-            game.board.add_token(h, ci, entity.sym)
-            entity.tokens.append((h, ci))
-            entity.tokens_used += 1
-            if price:
-                game.pay(entity, game.bank, price)
-            rnd.tokened = True
-            game.add_log(f"{entity.sym} places a token on {h} for {price}M")
-        else:
-            raise GameError(
-                f"{entity.sym} may place a token on {hex_id} or pass (special token of "
-                f"{private_sym})",
-                "token.special",
-            )
-        rnd.interrupt = None
-        self._end_teleport(game, rnd, entity)
-
-    def _end_teleport(self, game: Game, rnd: Any, entity: Any) -> None:
-        if rnd.turn_state.pop("resume_after_track", False) and rnd.step == "track":
-            rnd.next_step(game, entity)
-        else:
-            rnd.resume(game, entity)
 
     def lay_tile(self, game: Game, rnd: Any, entity: Any, actor: Any, action: Any) -> None:
         """As the default, and sticky icons of the replaced tile stay on the hex."""
@@ -407,7 +257,7 @@ class Rhl(RhlLegal, Title):
         super().lay_tile(game, rnd, entity, actor, action)
         kept = carried_icons(old)
         if kept:
-            icons = game.state.extra["icons"]
+            icons = rhl_state(game).icons
             icons[action.hex] = sorted(set(icons.get(action.hex, [])) | kept)
 
     # -- the initial packet --------------------------------------------------------------
@@ -431,7 +281,7 @@ class Rhl(RhlLegal, Title):
             give(game, rhe.certificates[0], player.id)
             for cert in rhe.certificates[1:4]:
                 to_market(game, cert)
-            game.state.extra["rhe_bid"] = price
+            rhl_state(game).rhe_bid = price
             return RHE
         return None
 
@@ -459,12 +309,13 @@ class Rhl(RhlLegal, Title):
         set_price(game, corp, cell)
         private = game.private(RHE)
         self.close_private(game, private)
-        bid = game.state.extra.pop("rhe_bid", 0)
+        state = rhl_state(game)
+        bid, state.rhe_bid = state.rhe_bid, 0
         game.pay(game.bank, corp, bid)
         corp.floated = True
         corp.capitalization = "incremental"
-        game.state.extra["rhe_link_bonus"] = cell.price * 3
-        game.state.extra["newly_floated"].append(RHE)
+        rhl_state(game).rhe_link_bonus = cell.price * 3
+        rhl_state(game).newly_floated.append(RHE)
         game.add_log(f"{player.name} pars {RHE} at {cell.price}M; {RHE} receives {bid}M")
 
     def brown_phase(self, game: Game) -> bool:
@@ -484,7 +335,7 @@ class Rhl(RhlLegal, Title):
         times = 6 if corp.sym == KEG else 5
         game.pay(game.bank, corp, corp.par_price.price * times)
         corp.capitalization = "incremental"
-        game.state.extra["newly_floated"].append(corp.sym)
+        rhl_state(game).newly_floated.append(corp.sym)
         game.add_log(f"{corp.sym} floats and receives {corp.cash}M")
 
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
@@ -512,10 +363,10 @@ class Rhl(RhlLegal, Title):
         Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
         (h).  Priority to the richest player: docs/rules-differences.md (j).
         """
-        for sym in game.state.extra["newly_floated"]:
+        for sym in rhl_state(game).newly_floated:
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)
-        game.state.extra["newly_floated"] = []
+        rhl_state(game).newly_floated = []
         super().end_stock_round(game, rnd)
 
     def order_after_auction(self, game: Game, rnd: Round) -> None:
@@ -536,3 +387,46 @@ class Rhl(RhlLegal, Title):
             return top[0]
         return super().priority_player(game)
 
+
+def check_rhe_link(game: Game) -> None:
+    """At the end of a track step, while RhE's 3 x par is pending: if the
+    Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus
+    (``rhe_link_now`` records the check for the export's ``destination_connection``)."""
+    state = rhl_state(game)
+    state.rhe_link_now = None
+    if not state.rhe_link_bonus:
+        return
+    state.rhe_link_now = False
+    if rhe_link_established(game):
+        bonus = state.rhe_link_bonus
+        state.rhe_link_bonus = 0
+        state.rhe_link_now = True
+        game.pay(game.bank, game.corporation(RHE), bonus)
+        game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+
+
+@dataclass
+class RhlState:
+    """18Rhl's own game state (``State.title_state``).
+
+    ``icons``: hex -> the coal/steel icons on it (the variable mine and steel mill
+    drawn at setup, icons kept from replaced tiles; seed 000 "Montan");
+    ``newly_floated``: corporations floated this SR (they receive their capital at
+    its end); ``rhe_link_bonus``: RhE's pending 3 x par (M) for the Köln–Düren–Aachen
+    link, 0 once paid; ``rhe_link_now``: the last track step's link check (``None``:
+    none pending, for the export's ``destination_connection``); ``rhe_bid``: the
+    auction price (M) of RhE's director's certificate until RhE is parred.
+    """
+
+    icons: dict[str, list[str]] = field(default_factory=dict)
+    newly_floated: list[str] = field(default_factory=list)
+    rhe_link_bonus: int = 0
+    rhe_link_now: bool | None = None
+    rhe_bid: int = 0
+
+
+def rhl_state(game: Game) -> RhlState:
+    """``game``'s :class:`RhlState`."""
+    state = game.state.title_state
+    assert isinstance(state, RhlState)
+    return state

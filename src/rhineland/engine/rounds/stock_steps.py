@@ -1,0 +1,69 @@
+"""The stock round's declared steps (docs: ``design.md``, "Steps, declared").
+
+A stock round turn is the title's ordered tuple of steps
+(:meth:`rhineland.engine.rules_stock.StockRules.stock_steps`): the first step
+that takes an action (:meth:`~rhineland.engine.steps.Step.takes`) checks and
+applies it.  The default turn is one step, :class:`BuySellParShares` (the
+trace's ``buy_sell_par_shares``): sell any number of certificates, then buy or
+start one, or pass (rules in :mod:`rhineland.engine.rounds.stock`).  A title
+puts its own steps before it (1893: RAG's par by the FdSD's owner, the FdSD
+exchange, privates and bonds) or subclasses it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
+from rhineland.engine.steps import Step
+from rhineland.errors import GameError
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.base import Round
+    from rhineland.engine.rounds.stock import StockRound
+
+
+def stock_round(rnd: Round) -> StockRound:
+    """``rnd`` as the stock round it is."""
+    from rhineland.engine.rounds.stock import StockRound
+
+    assert isinstance(rnd, StockRound)
+    return rnd
+
+
+class BuySellParShares(Step):
+    """Sell (``stock.sell*``), buy (``stock.buy*``, ``stock.cert_limit``,
+    ``stock.holding_limit``...), par (``stock.par``) or pass, by the player whose
+    turn it is (``turn.order``)."""
+
+    name: ClassVar[str] = "buy_sell_par_shares"
+
+    def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
+        """``sell_shares``, ``buy_shares``, ``par``, ``pass``."""
+        return frozenset({SellShares.TYPE, BuyShares.TYPE, Par.TYPE, Pass.TYPE})
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """Every action left by the steps before it (it refuses what it does not know:
+        ``stock.action``)."""
+        return True
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The action, by the player whose turn it is."""
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        if isinstance(action, Pass):
+            sr.pass_turn(game, player)
+        elif isinstance(action, SellShares):
+            sr.sell(game, player, action)
+        elif isinstance(action, BuyShares):
+            sr.buy(game, player, action)
+        elif isinstance(action, Par):
+            sr.par(game, player, action)
+        else:
+            raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+
+
+BUY_SELL_PAR_SHARES = BuySellParShares()
+DEFAULT_STOCK_STEPS: tuple[Step, ...] = (BUY_SELL_PAR_SHARES,)
+"""The common stock round turn."""

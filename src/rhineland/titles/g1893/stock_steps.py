@@ -1,0 +1,142 @@
+"""1893's stock round steps, before the common buy/sell/par step.
+
+In order (:data:`STOCK_STEPS`): a RAG par by the FdSD's owner waiting for how it
+is paid (:class:`RagParPayment`, blocking: ``assign`` exchanges FdSD, ``pass``
+pays cash); RAG's par by the FdSD's owner (:class:`RagParByFdsdOwner`); the
+FdSD exchange for RAG shares, made by the private (:class:`FdsdExchange`);
+buying EVA, a Starting Package item or a bond (:class:`BuyCompanyInSr`);
+selling a bond (:class:`SellBond`); then the common step, where a pass in the
+first SR makes the player a first-SR passer (:class:`G1893BuySellParShares`).
+The rules themselves are the title's (:mod:`rhineland.titles.g1893.stock`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rhineland.engine.actions import Action, BuyCompany, BuyShares, Par, SellCompany
+from rhineland.engine.rounds.stock_steps import BuySellParShares, stock_round
+from rhineland.engine.steps import Step
+from rhineland.titles.g1893.state import cologne_state
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.engine.rounds.base import Round
+    from rhineland.titles.g1893.rules import Cologne
+
+
+def _title(game: Game) -> Cologne:
+    from rhineland.titles.g1893.rules import Cologne
+
+    title = game.title
+    assert isinstance(title, Cologne)
+    return title
+
+
+class RagParPayment(Step):
+    """After RAG's par by the FdSD's owner: how it is paid, before anything else."""
+
+    name: ClassVar[str] = "rag_par_payment"
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """Every action while the payment is pending."""
+        return cologne_state(game).rag_par_pending is not None
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.resolve_rag_par`."""
+        pending = cologne_state(game).rag_par_pending
+        assert pending is not None
+        _title(game).resolve_rag_par(game, stock_round(rnd), action, pending)
+
+
+class RagParByFdsdOwner(Step):
+    """RAG's par by the FdSD's owner: with less cash than the par the FdSD is exchanged
+    at once, else the payment is asked (docs/rules-differences.md 1893 (f))."""
+
+    name: ClassVar[str] = "rag_par"
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """A par of RAG by the FdSD's owner."""
+        return (isinstance(action, Par) and action.corporation == "RAG"
+                and _title(game).owns_fdsd(game, action.entity))
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Exchange and par, or ask for the payment."""
+        assert isinstance(action, Par)
+        title = _title(game)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        cell = title.par_cell(game, game.corporation("RAG"), action.share_price)
+        if player.cash < cell.price * 2:
+            title.exchange_fdsd_for_par(game, player, cell.price * 2)
+            sr.par(game, player, action)
+        else:
+            cologne_state(game).rag_par_pending = (player.id, action.share_price)
+            game.add_log(f"{player.name} may pay for RAG's par by exchanging FdSD")
+
+
+class FdsdExchange(Step):
+    """The FdSD (a private company) exchanged for RAG shares from the market."""
+
+    name: ClassVar[str] = "fdsd_exchange"
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """A share buy by a private company."""
+        return isinstance(action, BuyShares) and action.entity_type == "company"
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.fdsd_exchange`."""
+        assert isinstance(action, BuyShares)
+        _title(game).fdsd_exchange(game, stock_round(rnd), action)
+
+
+class BuyCompanyInSr(Step):
+    """EVA from its owner, an unsold Starting Package item or the next bond."""
+
+    name: ClassVar[str] = "buy_company"
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """``buy_company``."""
+        return isinstance(action, BuyCompany)
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.buy_company_in_sr`, by the player whose turn it is."""
+        assert isinstance(action, BuyCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).buy_company_in_sr(game, sr, player, action)
+
+
+class SellBond(Step):
+    """A bond sold back to the bank."""
+
+    name: ClassVar[str] = "sell_company"
+
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """``sell_company``."""
+        return isinstance(action, SellCompany)
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.sell_bond`, by the player whose turn it is."""
+        assert isinstance(action, SellCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).sell_bond(game, sr, player, action)
+
+
+class G1893BuySellParShares(BuySellParShares):
+    """As the common step; a pass in the first SR makes the player a first-SR passer
+    (no share bought later in that round)."""
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Record a first-SR pass, then the common step."""
+        if action.type == "pass" and game.state.turn == 1 and rnd.turn == 1:
+            passers = cologne_state(game).first_sr_passers
+            if isinstance(action.entity, int) and action.entity not in passers:
+                passers.append(action.entity)
+        super().apply(game, rnd, entity, action)
+
+
+STOCK_STEPS: tuple[Step, ...] = (RagParPayment(), RagParByFdsdOwner(), FdsdExchange(),
+                                 BuyCompanyInSr(), SellBond(), G1893BuySellParShares())
+"""A 1893 stock round turn."""
