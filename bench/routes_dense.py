@@ -31,6 +31,7 @@ cached in ``/tmp/rhineland_dense_boards.pickle`` (``--rebuild`` to redo).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
@@ -43,13 +44,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rhineland.board.legality import check_tile_lay, legal_tile_lays, remap_tokens
-from rhineland.board.upgrades import geometry
-from rhineland.engine.game import Game
-from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
 from rhineland.routes.model import RouteContext
 from rhineland.routes.search import search_routes
+from rhineland.sim.dense import densify, fill_tokens, largest_types, tokened_companies
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CACHE = Path("/tmp/rhineland_dense_boards.pickle")
@@ -77,94 +75,6 @@ def all_exports() -> list[Path]:
     )
 
 
-def _paths(tile: Any, rotation: int) -> int:
-    return len(geometry(tile, rotation).paths)
-
-
-def _companies(game: Game) -> list[Any]:
-    out: list[Any] = []
-    for ent in [*game.corporations.values(), *game.minors.values()]:
-        if getattr(ent, "closed", False):
-            continue
-        if game.board.token_locations(ent.sym):
-            out.append(ent)
-    return out
-
-
-def densify(game: Game) -> int:
-    """Lay track until no company's legal lay adds any; returns the number of lays.
-
-    Each round asks every tokened company for its legal normal lays (cash
-    unlimited) and applies, hex by hex, the first lay that adds track paths and
-    is still legal on the changed board (checked by asking again for that hex).
-    """
-    title = game.title
-    board = game.board
-    laid = 0
-    while True:
-        progress = False
-        for ent in _companies(game):
-            lctx = dataclasses.replace(
-                title.lay_context(game, None, ent), cash=10**9, tokened=True, bought_train=True
-            )
-            done: set[str] = set()
-            for lay in legal_tile_lays(lctx):
-                if lay.special or lay.hex in done:
-                    continue
-                old = board.tiles[lay.hex]
-                new = game.data.tiles[lay.tile]
-                if _paths(new, lay.rotation) <= _paths(old.tile, old.rotation):
-                    continue
-                if not board.supply.get(lay.tile):
-                    continue
-                try:  # still legal on the board changed by this round's lays
-                    check_tile_lay(lctx, lay.hex, lay.tile, lay.rotation, None)
-                except GameError:
-                    continue
-                seats = remap_tokens(board, lay.hex, new, lay.rotation)
-                board.place_tile(lay.hex, board.supply[lay.tile][0], lay.rotation)
-                title.reseat_tokens(game, lay.hex, seats)
-                done.add(lay.hex)
-                laid += 1
-                progress = True
-        if not progress:
-            return laid
-
-
-def fill_tokens(ctx: RouteContext) -> RouteContext:
-    """A copy of ``ctx`` whose board has ``ctx.entity``'s token in every free city slot."""
-    board = ctx.board.clone()
-    for hex_id, placed in board.tiles.items():
-        for ci, city in enumerate(placed.tile.cities):
-            toks = board.tokens_in(hex_id, ci)
-            if ctx.entity in toks:
-                continue
-            markers = [m for m in city.markers if m not in toks]
-            if len(toks) + len(markers) < city.slots:
-                board.add_token(hex_id, ci, ctx.entity)
-    return dataclasses.replace(ctx, board=board)
-
-
-def largest_types(game: Game) -> list[str]:
-    """Train types of the current phase, largest first: not rusted, and either the phase's
-    own train or earlier, or on sale early (``available_on`` this phase or before)."""
-    data = game.data
-    names = [t.name for t in data.trains]
-    on = names.index(game.phase.on) if game.phase.on in names else len(names) - 1
-    phases = [ph.name for ph in data.phases]
-    now = phases.index(game.phase.name)
-    alive = []
-    for i, t in enumerate(data.trains):
-        early = t.available_on in phases and phases.index(t.available_on) <= now
-        if i > on and not early:
-            continue
-        if t.rusts_on is not None and t.rusts_on in names and names.index(t.rusts_on) <= on:
-            continue
-        alive.append(t)
-    alive.sort(key=lambda t: (-t.city_stops, -sum(d.visit for d in t.distance), t.name))
-    return [t.name for t in alive]
-
-
 def dense_calls(path: Path) -> list[DenseCall]:
     """The calls of one export: densify its final board, then per tokened company the
     cases (a) and (b) of the module docstring."""
@@ -173,7 +83,7 @@ def dense_calls(path: Path) -> list[DenseCall]:
     densify(game)
     types = largest_types(game)
     out: list[DenseCall] = []
-    for ent in _companies(game):
+    for ent in tokened_companies(game):
         kind = "corporation" if ent.sym in game.corporations else "minor"
         limit = game.phase.limit_for(kind)
         base = dataclasses.replace(
@@ -197,7 +107,7 @@ def load_calls(paths: list[Path], rebuild: bool = False) -> list[DenseCall]:
     if CACHE.exists() and not rebuild:
         try:
             cache = pickle.loads(CACHE.read_bytes())
-        except Exception:  # noqa: BLE001 -- a stale cache is rebuilt
+        except Exception:
             cache = {}
     out: list[DenseCall] = []
     dirty = False
@@ -226,10 +136,8 @@ def run_call(call: DenseCall, budget: int | None, timeout: float) -> dict[str, A
     pid = os.fork()
     if pid == 0:  # child
         os.close(rd)
-        try:
+        with contextlib.suppress(OSError):  # resets VmHWM to the current RSS
             Path("/proc/self/clear_refs").write_text("5")
-        except OSError:
-            pass
         base = _rss_kb("VmRSS")
         signal.alarm(max(1, int(timeout + 0.999)))
         res: dict[str, Any]

@@ -30,7 +30,8 @@ Algorithm
 
    A path is kept when it also meets the end conditions: two stops that
    count, a token city of the entity, legal ends (towns, out-tokened
-   offboards, an RGE end for the 8-train).
+   offboards, an RGE end for the 8-train).  A train with such an end rule
+   walks from those ends only (a path with one RGE end is found from it).
 
    Each candidate gets an **optimistic value** ``ub``
    (:meth:`~rhineland.routes.search_model.TrainModel.bound`): per distance
@@ -47,6 +48,17 @@ Algorithm
    metropolis values whenever both ends are RGE hexes; penalties as 0), and
    bonuses are additive per route, so the sum bounds the route's revenue in
    either direction.
+
+   **Value pruning.**  A walk has a threshold: it keeps only candidates with
+   ``ub`` above it and leaves a branch as soon as the branch's *completion
+   bound* (:func:`_completion_bound`: the path's values, the best values any
+   extension can still add -- the best unvisited values per rule and the walk
+   table :func:`_walk_table` -- and the title's bonus cap
+   :meth:`~rhineland.routes.search_model.TitleProfile.bonus_cap`) is at most
+   the threshold.  The first walk of a train type raises its threshold with
+   the best ``ub`` seen (``top - margin``, :func:`_margin`); it yields the
+   type's best ``ub`` (``top``) and the candidates near it.  Why each bound is
+   admissible with every bonus of both titles: ``docs/best-routes.md``.
 
 2. **Exact value, lazily.**  A candidate's exact revenue is the rules' own
    verdict: :func:`~rhineland.routes.engine.check_route` and
@@ -65,23 +77,39 @@ Algorithm
    directions, up front and ``ub`` is the exact value.
 
 3. **Branch and bound over the trains.**  Trains are taken one after another
-   (the train type with the highest ``ub`` first); each level tries its
+   (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
    per track id, the candidates using track that clashes with it, so the
    candidates of a train that may still run beside the routes picked so far
    are one big-integer expression, and the first of them carries the best
    ``ub`` that train can still add.  The bound at a node is ``current +
-   sum over the trains left of that best ub`` (at least 0 each).  It only
-   ignores the no-reuse rule *among* the remaining trains, and each ``ub``
-   is admissible, so it never underestimates the best completion.  A level
-   stops at the first candidate with ``current + ub + rest <= best`` (the
-   candidates are sorted, so no later one can beat the incumbent); a
-   candidate is skipped when ``current + value + bound of the trains left
-   beside it <= best``; trains of one type take candidates in increasing
-   index order only (symmetry).  The incumbent changes only on a strict
-   improvement of an exactly priced assignment, so among equal totals the
-   first in this order wins: ties are broken deterministically.
+   sum over the trains left of that best ub`` (at least 0 each; for the next
+   trains of the same type at most the ``ub`` of this level's pick, since they
+   take later candidates).  It only ignores the no-reuse rule *among* the
+   remaining trains, and each ``ub`` is admissible, so it never underestimates
+   the best completion.  A level stops at the first candidate with ``current
+   + ub + rest <= best`` (the candidates are sorted, so no later one can beat
+   the incumbent); a candidate is skipped when ``current + value + bound of
+   the trains left beside it <= best``; trains of one type take candidates in
+   increasing index order only (symmetry).  The incumbent changes only on a
+   strict improvement of an exactly priced assignment.
+
+   **Completeness.**  The first branch and bound runs on the candidates near
+   each type's ``top``; it yields an incumbent of ``best`` M.  A run beating it
+   gives train ``j`` a route worth more than ``best - sum of the other trains'
+   top`` (each other train earns at most its ``top``), so every train type whose
+   first walk stopped above that threshold is walked again down to it and the
+   branch and bound repeats on the full lists: the answer is then exact.
+   Memory: the candidate lists (only those above the thresholds) and one
+   bitset per track id; nothing per candidate beyond the candidate itself.
+
+   **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
+   charged per node; when the budget is spent the search stops and returns the
+   best run found (by the branch and bound, or greedily from the candidates
+   walked so far), with ``proof.bound`` = the sum of each train's ``top``
+   (an admissible bound of the walk that completed, or the completion bound of
+   the empty path, :func:`_crude_bound`, for a type whose walk did not).
 
 4. **Judge.**  The winning routes go through
    :func:`~rhineland.routes.engine.run_revenue` (resolution of the export
@@ -90,15 +118,11 @@ Algorithm
 
 Proof data: ``proof.bound`` is the largest bound of any pruned subtree or
 the incumbent, whichever is larger -- equal to ``revenue`` when the search
-is complete, which is the optimality certificate; ``proof.root_bound`` the
-bound before any branching; ``proof.nodes`` the path-DFS nodes plus the
-branch-and-bound nodes explored.
-
-Not done: the per-train enumeration prunes on legality only, not on value
-(an optimistic bound per partial route needs a revenue threshold per train,
-i.e. an incumbent and the other trains' best before enumerating); on the
-reference games it is the larger share of the time and still well within
-budget (``bench/routes.py``).
+is complete, which is the optimality certificate (``RouteSet.gap`` is 0);
+after a spent budget it is the sum of the trains' bounds (``gap`` > 0 unless
+the incumbent reaches it); ``proof.root_bound`` the sum of the trains'
+``top``; ``proof.nodes`` the walk nodes plus the branch-and-bound nodes
+explored (independent of the machine's load: the budget counts them).
 
 Units: revenue in M (Mark).
 """
@@ -201,8 +225,10 @@ class RouteSet:
 class Candidate:
     """A candidate route of one train type (internal, exposed for tests).
 
-    ``ub``: admissible bound in M; ``nodes``/``segments``: the path in its
-    canonical direction; ``mask``: track-unit bitmask; ``tracks``: track ids
+    ``ub``: admissible bound in M; ``nodes``: the path in its canonical direction
+    (first id the smaller); ``segments``: the path as walked (the same direction, but
+    for a path walked from its need end, e.g. the Rheingold-Express's RGE end);
+    ``mask``: track-unit bitmask; ``tracks``: track ids
     of the segments (:class:`~rhineland.routes.search_model.Tracks`); ``free``: visits that
     cost no distance (18Rhl ferry); ``pos``: index in the sorted candidate
     list of its train type; ``exact``: revenue in M
@@ -347,6 +373,7 @@ class Budget:
         self.left = nodes
 
     def spend(self, n: int) -> None:
+        """Charge ``n`` nodes; raises :class:`OutOfBudget` once the budget is overdrawn."""
         if self.left is not None:
             self.left -= n
             if self.left < 0:
@@ -436,10 +463,9 @@ def enumerate_candidates(
                 if node > start:
                     c = Candidate(ub, tuple(path), tuple(segs), umask & ~forbid, tuple(tids),
                                   free)
-                else:  # found from its need end: kept in the canonical direction
-                    c = Candidate(ub, tuple(reversed(path)),
-                                  tuple(sg.reversed() for sg in reversed(segs)),
-                                  umask & ~forbid, tuple(reversed(tids)), free)
+                else:  # found from its need end: nodes in the canonical direction
+                    c = Candidate(ub, tuple(reversed(path)), tuple(segs), umask & ~forbid,
+                                  tuple(tids), free)
                 if improve is None:
                     out.append(c)
                 else:
@@ -575,22 +601,22 @@ def _completion_bound(
                 if v > 0:
                     total += v
             extra = fmax - free
+            by_walk = -1
+            if walk is not None:
+                left = extra
+                for r in counted:
+                    left += limits[r] - counts[r]
+                by_walk = walk[min(left, top_left)][path[-1]]
             glob = 0
             for r in range(nrules):
                 k = limits[r] - counts[r] + extra
                 for v, bit in per_rule[r]:
-                    if k <= 0:
+                    if k <= 0 or 0 <= by_walk < glob:
                         break
                     if not vmask & bit:
                         glob += v
                         k -= 1
-            if walk is None:
-                return total + glob
-            left = extra
-            for r in counted:
-                left += limits[r] - counts[r]
-            by_walk = walk[min(left, top_left)][path[-1]]
-            return total + (by_walk if by_walk < glob else glob)
+            return total + (by_walk if 0 <= by_walk < glob else glob)
 
         return f
 
@@ -715,13 +741,15 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
         while stack:
             node, acc, seen = stack.pop()
             steps += 1
+            if steps > 4096:
+                return None  # free runs too many to list: no walk bound (still admissible)
             for b, _m, _seg, _tid in adj[node]:
                 if (seen >> b) & 1 or not tm.visit[b]:
                     continue
                 if freek[b]:
                     got = acc + max(vals[b], 0)
                     best_tail = max(best_tail, got)
-                    if not stop[b] and steps < 4096:
+                    if not stop[b]:
                         stack.append((b, got, seen | (1 << b)))
                 elif reach.get(b, -1) < acc:
                     reach[b] = acc

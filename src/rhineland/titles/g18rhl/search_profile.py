@@ -146,7 +146,7 @@ class RhlProfile(TitleProfile):
         """The most :meth:`bonus_bound` gives any route of ``train``: each of its terms at
         its largest over the nodes the train may visit (all of them on one route, both ends
         RGE hexes)."""
-        rge, coal, steel, er, roermond, ratingen, metro, rge_end = train.bonus_data
+        rge, coal, steel, er, roermond, ratingen, metro, _ = train.bonus_data
         assert isinstance(coal, tuple) and isinstance(steel, tuple)
         assert isinstance(er, tuple) and isinstance(roermond, tuple)
         assert isinstance(ratingen, tuple) and isinstance(metro, tuple)
