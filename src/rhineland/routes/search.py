@@ -129,6 +129,7 @@ Units: revenue in M (Mark).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -792,6 +793,34 @@ def search_routes(ctx: RouteContext, budget_nodes: int | None = None) -> RouteSe
     searched exactly.  Raises ``GameError`` [``route.train``] for an unknown train
     type and ``RuntimeError`` if :func:`run_revenue` disagrees with the search (a bug).
     """
+    key = _memo_key(ctx, budget_nodes)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is ctx.data and hit[1] is ctx.rules:
+        _MEMO.move_to_end(key)
+        return hit[2]
+    got = _search_routes(ctx, budget_nodes)
+    _MEMO[key] = (ctx.data, ctx.rules, got)
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return got
+
+
+_MEMO_SIZE = 64
+_MEMO: OrderedDict[tuple[object, ...], tuple[object, object, RouteSet]] = OrderedDict()
+"""Reuse between calls on the same board (an OR asks again for the same company: legal
+actions, then the run itself): the last answers by board version (renewed on every tile
+and token change, shared by clones of the same content), company, phase, trains, title
+data and rules (by identity), 18Rhl's icons and links, and budget."""
+
+
+def _memo_key(ctx: RouteContext, budget_nodes: int | None) -> tuple[object, ...]:
+    icons = tuple(sorted((h, tuple(sorted(v))) for h, v in ctx.hex_icons.items()))
+    return (ctx.board.version, ctx.entity, ctx.phase, ctx.trains, id(ctx.data),
+            id(ctx.rules), icons, ctx.eastern_ruhr_links, budget_nodes)
+
+
+def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
+    """:func:`search_routes` without the reuse."""
     s = _Search(ctx)
     bounded = s.profile.bounded
     budget = Budget(budget_nodes if bounded else None)
