@@ -641,6 +641,10 @@ def _completion_bound(
     return g
 
 
+MEMO_BITS = 8 * 64 * 2**20
+"""Bits the clash memo of one candidate index may hold (64 MB)."""
+
+
 class _Index:
     """One train type's candidates (sorted by decreasing ``ub``) as bitsets over their indices.
 
@@ -657,6 +661,8 @@ class _Index:
         self.alive = (1 << len(cands)) - 1
         self._clash = clash
         self._by_track: list[int] | None = None
+        self._memo: dict[int, tuple[Candidate, int]] = {}
+        self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
     def _build(self) -> list[int]:
         n = len(self.cands)
@@ -680,15 +686,23 @@ class _Index:
     def clashes(self, other: Candidate) -> int:
         """Bitset of this type's candidates sharing track with ``other`` (any train's route).
 
-        Computed each time (a few big-integer ors): no per-candidate memo, so memory stays
-        at one bitset per track id."""
+        Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
+        (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
+        bounded by design, whatever the number of candidates."""
+        key = id(other)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is other:
+            return hit[1]
         if self._by_track is None:
             self._by_track = self._build()
         by = self._by_track
-        hit = 0
+        bits = 0
         for t in other.tracks:
-            hit |= by[t]
-        return hit
+            bits |= by[t]
+        if len(self._memo) >= self._memo_cap:
+            del self._memo[next(iter(self._memo))]
+        self._memo[key] = (other, bits)
+        return bits
 
     def best_ub(self, clash: int) -> int:
         """Best ``ub`` (at least 0) among the live candidates outside ``clash``."""
@@ -1014,13 +1028,17 @@ def _branch_and_bound(
         rests = [index[level + 1 + j].best_ub(cf | before if j < same else cf)
                  for j, cf in enumerate(later)]
         rest_now = sum(rests)
+        rest_other = sum(rests[same:])
+        rest_same = rests[:same]
         free = here.alive & ~clash[0] & ~before
         while free:
             low = free & -free
             free ^= low
             i = low.bit_length() - 1
             c = lst[i]
-            b = cur + c.ub + sum(min(r, c.ub) if j < same else r for j, r in enumerate(rests))
+            b = cur + c.ub + rest_other
+            for r in rest_same:
+                b += r if r < c.ub else c.ub
             if b <= best:
                 pruned = max(pruned, b)
                 break
@@ -1031,9 +1049,13 @@ def _branch_and_bound(
             lim = 0
             if later:
                 upto = (low << 1) - 1
-                nxt = tuple(cf | index[level + 1 + j].clashes(c) for j, cf in enumerate(later))
-                lim = sum(index[level + 1 + j].best_ub(cf | upto if j < same else cf)
-                          for j, cf in enumerate(nxt))
+                nx: list[int] = []
+                for j, cf in enumerate(later):
+                    ix = index[level + 1 + j]
+                    cf |= ix.clashes(c)
+                    nx.append(cf)
+                    lim += ix.best_ub(cf | upto if j < same else cf)
+                nxt = tuple(nx)
             b = cur + val + lim
             if b <= best:
                 pruned = max(pruned, b)
