@@ -101,8 +101,8 @@ Algorithm
    top`` (each other train earns at most its ``top``), so every train type whose
    first walk stopped above that threshold is walked again down to it and the
    branch and bound repeats on the full lists: the answer is then exact.
-   Memory: the candidate lists (only those above the thresholds) and one
-   bitset per track id; nothing per candidate beyond the candidate itself.
+   Memory: the candidate lists (only those above the thresholds), one bitset
+   per track id, and a clash memo capped at 64 MB per list (:data:`MEMO_BITS`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
