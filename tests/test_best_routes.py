@@ -33,7 +33,7 @@ from rhineland.errors import GameError
 from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import Route, RouteContext, check_route, rules_of, run_revenue, track_graph
 from rhineland.routes.graph import Segment
-from rhineland.routes.search import _Search, best_routes, search_routes
+from rhineland.routes.search import _MEMO, _Search, best_routes, search_routes
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 GAMES = {
@@ -332,8 +332,24 @@ def test_best_routes_on_a_game_and_entity_argument() -> None:
 def test_deterministic() -> None:
     pos = positions("18Rhl")[-1]
     a = search_routes(pos.ctx)
+    _MEMO.clear()  # search again, not reuse
     b = search_routes(dataclasses.replace(pos.ctx, board=pos.ctx.board.clone()))
-    assert a.routes == b.routes and a.revenue == b.revenue
+    assert a.routes == b.routes and a.revenue == b.revenue and a is not b
+
+
+def test_reuse_on_the_same_board_and_not_after_a_change() -> None:
+    """Within an OR the same question is answered from the memo (the same RouteSet);
+    after a token change on the board (a new version) the search runs again."""
+    pos = positions("18Rhl")[-1]
+    ctx = dataclasses.replace(pos.ctx, board=pos.ctx.board.clone())
+    a = search_routes(ctx)
+    assert search_routes(dataclasses.replace(ctx, board=ctx.board.clone())) is a
+    assert search_routes(ctx, budget_nodes=10) is not a  # another question
+    board = ctx.board.clone()
+    for hex_id, city in board.token_locations(ctx.entity):
+        board.remove_token(hex_id, city, ctx.entity)
+    b = search_routes(dataclasses.replace(ctx, board=board))
+    assert b is not a and b.revenue < a.revenue  # tokens gone: searched again, earns less
 
 
 def test_no_trains_runs_nothing() -> None:

@@ -30,7 +30,8 @@ Algorithm
 
    A path is kept when it also meets the end conditions: two stops that
    count, a token city of the entity, legal ends (towns, out-tokened
-   offboards, an RGE end for the 8-train).
+   offboards, an RGE end for the 8-train).  A train with such an end rule
+   walks from those ends only (a path with one RGE end is found from it).
 
    Each candidate gets an **optimistic value** ``ub``
    (:meth:`~rhineland.routes.search_model.TrainModel.bound`): per distance
@@ -47,6 +48,17 @@ Algorithm
    metropolis values whenever both ends are RGE hexes; penalties as 0), and
    bonuses are additive per route, so the sum bounds the route's revenue in
    either direction.
+
+   **Value pruning.**  A walk has a threshold: it keeps only candidates with
+   ``ub`` above it and leaves a branch as soon as the branch's *completion
+   bound* (:func:`_completion_bound`: the path's values, the best values any
+   extension can still add -- the best unvisited values per rule and the walk
+   table :func:`_walk_table` -- and the title's bonus cap
+   :meth:`~rhineland.routes.search_model.TitleProfile.bonus_cap`) is at most
+   the threshold.  The first walk of a train type raises its threshold with
+   the best ``ub`` seen (``top - margin``, :func:`_margin`); it yields the
+   type's best ``ub`` (``top``) and the candidates near it.  Why each bound is
+   admissible with every bonus of both titles: ``docs/best-routes.md``.
 
 2. **Exact value, lazily.**  A candidate's exact revenue is the rules' own
    verdict: :func:`~rhineland.routes.engine.check_route` and
@@ -65,23 +77,39 @@ Algorithm
    directions, up front and ``ub`` is the exact value.
 
 3. **Branch and bound over the trains.**  Trains are taken one after another
-   (the train type with the highest ``ub`` first); each level tries its
+   (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
    per track id, the candidates using track that clashes with it, so the
    candidates of a train that may still run beside the routes picked so far
    are one big-integer expression, and the first of them carries the best
    ``ub`` that train can still add.  The bound at a node is ``current +
-   sum over the trains left of that best ub`` (at least 0 each).  It only
-   ignores the no-reuse rule *among* the remaining trains, and each ``ub``
-   is admissible, so it never underestimates the best completion.  A level
-   stops at the first candidate with ``current + ub + rest <= best`` (the
-   candidates are sorted, so no later one can beat the incumbent); a
-   candidate is skipped when ``current + value + bound of the trains left
-   beside it <= best``; trains of one type take candidates in increasing
-   index order only (symmetry).  The incumbent changes only on a strict
-   improvement of an exactly priced assignment, so among equal totals the
-   first in this order wins: ties are broken deterministically.
+   sum over the trains left of that best ub`` (at least 0 each; for the next
+   trains of the same type at most the ``ub`` of this level's pick, since they
+   take later candidates).  It only ignores the no-reuse rule *among* the
+   remaining trains, and each ``ub`` is admissible, so it never underestimates
+   the best completion.  A level stops at the first candidate with ``current
+   + ub + rest <= best`` (the candidates are sorted, so no later one can beat
+   the incumbent); a candidate is skipped when ``current + value + bound of
+   the trains left beside it <= best``; trains of one type take candidates in
+   increasing index order only (symmetry).  The incumbent changes only on a
+   strict improvement of an exactly priced assignment.
+
+   **Completeness.**  The first branch and bound runs on the candidates near
+   each type's ``top``; it yields an incumbent of ``best`` M.  A run beating it
+   gives train ``j`` a route worth more than ``best - sum of the other trains'
+   top`` (each other train earns at most its ``top``), so every train type whose
+   first walk stopped above that threshold is walked again down to it and the
+   branch and bound repeats on the full lists: the answer is then exact.
+   Memory: the candidate lists (only those above the thresholds), one bitset
+   per track id, and a clash memo capped at 64 MB per list (:data:`MEMO_BITS`).
+
+   **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
+   charged per node; when the budget is spent the search stops and returns the
+   best run found (by the branch and bound, or greedily from the candidates
+   walked so far), with ``proof.bound`` = the sum of each train's ``top``
+   (an admissible bound of the walk that completed, or the completion bound of
+   the empty path, :func:`_crude_bound`, for a type whose walk did not).
 
 4. **Judge.**  The winning routes go through
    :func:`~rhineland.routes.engine.run_revenue` (resolution of the export
@@ -90,21 +118,19 @@ Algorithm
 
 Proof data: ``proof.bound`` is the largest bound of any pruned subtree or
 the incumbent, whichever is larger -- equal to ``revenue`` when the search
-is complete, which is the optimality certificate; ``proof.root_bound`` the
-bound before any branching; ``proof.nodes`` the path-DFS nodes plus the
-branch-and-bound nodes explored.
-
-Not done: the per-train enumeration prunes on legality only, not on value
-(an optimistic bound per partial route needs a revenue threshold per train,
-i.e. an incumbent and the other trains' best before enumerating); on the
-reference games it is the larger share of the time and still well within
-budget (``bench/routes.py``).
+is complete, which is the optimality certificate (``RouteSet.gap`` is 0);
+after a spent budget it is the sum of the trains' bounds (``gap`` > 0 unless
+the incumbent reaches it); ``proof.root_bound`` the sum of the trains'
+``top``; ``proof.nodes`` the walk nodes plus the branch-and-bound nodes
+explored (independent of the machine's load: the budget counts them).
 
 Units: revenue in M (Mark).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,6 +206,17 @@ class RouteSet:
     routes: tuple[TrainRoute, ...]
     proof: SearchProof
 
+    @property
+    def gap(self) -> int:
+        """``proof.bound - revenue`` in M: 0 when the run is proven optimal (always without
+        a node budget), else how much more the best run might earn."""
+        return self.proof.bound - self.revenue
+
+    @property
+    def exact(self) -> bool:
+        """Whether the run is proven optimal (:attr:`gap` is 0)."""
+        return self.gap == 0
+
     def to_export(self) -> list[dict[str, Any]]:
         """The routes as ``run_routes`` route dicts."""
         return [r.to_export() for r in self.routes]
@@ -189,8 +226,10 @@ class RouteSet:
 class Candidate:
     """A candidate route of one train type (internal, exposed for tests).
 
-    ``ub``: admissible bound in M; ``nodes``/``segments``: the path in its
-    canonical direction; ``mask``: track-unit bitmask; ``tracks``: track ids
+    ``ub``: admissible bound in M; ``nodes``: the path in its canonical direction
+    (first id the smaller); ``segments``: the path as walked (the same direction, but
+    for a path walked from its need end, e.g. the Rheingold-Express's RGE end);
+    ``mask``: track-unit bitmask; ``tracks``: track ids
     of the segments (:class:`~rhineland.routes.search_model.Tracks`); ``free``: visits that
     cost no distance (18Rhl ferry); ``pos``: index in the sorted candidate
     list of its train type; ``exact``: revenue in M
@@ -251,13 +290,20 @@ class _Search:
             tm = self._models[name] = train_model(self.ctx, self.profile, train)
         return tm
 
-    def candidates(self, train: str) -> list[Candidate]:
-        """Candidates of ``train``'s type, sorted by decreasing ``ub`` then key."""
+    def candidates(
+        self, train: str, threshold: int | None = None, budget: Budget | None = None
+    ) -> list[Candidate]:
+        """Candidates of ``train``'s type with ``ub > threshold`` (all: ``None``), sorted by
+        decreasing ``ub`` then key.  For an unbounded profile every candidate is priced
+        and ``ub`` is its exact value (the threshold is then ignored)."""
         tm = self.model(train)
         got = self._cands.get(tm.name)
         if got is None:
-            got = enumerate_candidates(self.board, tm, self)
-            if not self.profile.bounded:
+            bounded = self.profile.bounded
+            got = enumerate_candidates(
+                self.board, tm, self, threshold=threshold if bounded else None, budget=budget
+            )
+            if not bounded:
                 for c in got:
                     self.evaluate(tm, c)
                     c.ub = c.exact if c.exact is not None and c.exact >= 0 else -1
@@ -267,6 +313,42 @@ class _Search:
                 c.pos = i
             self._cands[tm.name] = got
         return got
+
+    def first_pass(
+        self, train: str, margin: Callable[[int], int], budget: Budget | None,
+        got: list[Candidate],
+    ) -> tuple[int, int]:
+        """Walk ``train``'s type once, collecting into ``got`` the candidates with ``ub >
+        top - margin(top)``, ``top`` the largest ``ub`` seen so far (the threshold rises
+        with it).  Returns ``(top, threshold)``: the largest ``ub`` of any candidate (0 if
+        none) and the final threshold; ``got`` is left sorted (decreasing ``ub``, then
+        key) and cut to the candidates above the threshold, cached as the type's list."""
+        tm = self.model(train)
+        top = [0]
+
+        def improve(c: Candidate) -> int:
+            got.append(c)
+            top[0] = max(top[0], c.ub)
+            return top[0] - margin(top[0])
+
+        enumerate_candidates(self.board, tm, self, threshold=0, improve=improve, budget=budget)
+        theta = max(top[0] - margin(top[0]), 0)
+        got[:] = [c for c in got if c.ub > theta]
+        self._install(tm, got)
+        return top[0], theta
+
+    def _install(self, tm: TrainModel, got: list[Candidate]) -> None:
+        got.sort(key=lambda c: (-c.ub, c.key))
+        for i, c in enumerate(got):
+            c.pos = i
+        self._cands[tm.name] = got
+
+    def refill(self, train: str, threshold: int, budget: Budget | None) -> list[Candidate]:
+        """Replace the cached list of ``train``'s type by its candidates with ``ub >
+        threshold``."""
+        tm = self.model(train)
+        self._cands.pop(tm.name, None)
+        return self.candidates(train, threshold, budget)
 
     def evaluate(self, tm: TrainModel, cand: Candidate) -> int:
         """Exact revenue (M) of ``cand`` by the rules' hooks; -1 if illegal both ways."""
@@ -294,12 +376,49 @@ class _Search:
         return cand.exact
 
 
-def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None = None
-                         ) -> list[Candidate]:
-    """Every path ``tm``'s train might legally run, once each, with its bound ``ub``.
+class OutOfBudget(Exception):
+    """Raised inside a search when its node budget (``budget_nodes``) is spent."""
 
-    See step 1 of the module docstring for the pruning; ``counter`` (if given)
-    has its ``nodes_explored`` increased by the DFS nodes visited.
+
+class Budget:
+    """Search nodes left to spend (``None``: unlimited); :meth:`spend` raises
+    :class:`OutOfBudget` once they are gone."""
+
+    def __init__(self, nodes: int | None) -> None:
+        self.left = nodes
+
+    def spend(self, n: int) -> None:
+        """Charge ``n`` nodes; raises :class:`OutOfBudget` once the budget is overdrawn."""
+        if self.left is not None:
+            self.left -= n
+            if self.left < 0:
+                raise OutOfBudget
+
+
+class _Stop(Exception):
+    pass
+
+
+def enumerate_candidates(
+    bm: BoardModel,
+    tm: TrainModel,
+    counter: _Search | None = None,
+    *,
+    threshold: int | None = None,
+    forbid: int = 0,
+    improve: Callable[[Candidate], int] | None = None,
+    budget: Budget | None = None,
+) -> list[Candidate]:
+    """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
+
+    See step 1 of the module docstring for the pruning.  ``threshold``: keep only
+    candidates with ``ub > threshold`` and cut every branch whose completion bound
+    (:func:`_completion_bound`) is at most it (``None``: keep every candidate).
+    ``forbid``: track units no candidate may use.  ``improve``: called on each kept
+    candidate, it returns the new threshold (at least the old one) -- the search
+    for the single best route raises it as it goes and keeps nothing.  ``counter``
+    (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
+    ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
     """
     adj = bm.adj
     terminal = bm.terminal
@@ -324,21 +443,48 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
     tids: list[int] = []
     out: list[Candidate] = []
     explored = 0
+    limited = any(lim < _UNLIMITED for lim in limits)
+    cb = (
+        _completion_bound(tm, bm)
+        if threshold is not None and not general and (limited or tm.all_pay)
+        else None
+    )
+    theta = threshold if threshold is not None else -(1 << 60)
+    chunk = 0
 
     def dfs(node: int, vmask: int, umask: int, gmask: int, free: int, counted: bool) -> None:
-        nonlocal explored
+        nonlocal explored, theta, chunk
         explored += 1
+        if budget is not None:
+            chunk += 1
+            if chunk >= 1024:
+                budget.spend(chunk)
+                chunk = 0
         start = path[0]
+        if cb is not None and cb(path, vmask, counts, free) <= theta:
+            return
         if (
             node > start
             and end[node]
             and vmask & tokened
             and len(path) - free >= 2
             and (need < 0 or ((1 << start) | (1 << node)) & need)
+        ) or (
+            from_need and end[node] and node < start and not (need >> node) & 1
+            and vmask & tokened and len(path) - free >= 2
         ):
-            out.append(
-                Candidate(bound(path, free), tuple(path), tuple(segs), umask, tuple(tids), free)
-            )
+            ub = bound(path, free)
+            if ub > theta:
+                if node > start:
+                    c = Candidate(ub, tuple(path), tuple(segs), umask & ~forbid, tuple(tids),
+                                  free)
+                else:  # found from its need end: nodes in the canonical direction
+                    c = Candidate(ub, tuple(reversed(path)), tuple(segs), umask & ~forbid,
+                                  tuple(tids), free)
+                if improve is None:
+                    out.append(c)
+                else:
+                    theta = max(theta, improve(c))
         if len(path) > 1 and (terminal[node] or (blocked >> node) & 1):
             return
         here = metro[node]
@@ -362,55 +508,155 @@ def enumerate_candidates(bm: BoardModel, tm: TrainModel, counter: _Search | None
                 else:
                     counts[rule[node]] -= 1
             r = rule[b]
+            ok = True
             if cost:
                 if general:
                     k = kinds[b]
                     kind_counts[k] = kind_counts.get(k, 0) + 1
                     if not tm.distance_ok(kind_counts):
                         kind_counts[k] -= 1
-                        continue
+                        ok = False
+                elif counts[r] >= limits[r]:
+                    ok = False
                 else:
-                    if counts[r] >= limits[r]:
-                        continue
                     counts[r] += 1
-            path.append(b)
-            segs.append(seg)
-            tids.append(tid)
-            dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0), cost > 0)
-            path.pop()
-            segs.pop()
-            tids.pop()
-            if cost:
-                if general:
-                    kind_counts[kinds[b]] -= 1
-                else:
-                    counts[r] -= 1
+            if ok:
+                path.append(b)
+                segs.append(seg)
+                tids.append(tid)
+                dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0),
+                    cost > 0)
+                path.pop()
+                segs.pop()
+                tids.pop()
+                if cost:
+                    if general:
+                        kind_counts[kinds[b]] -= 1
+                    else:
+                        counts[r] -= 1
             if swap:
                 if general:
                     kind_counts[kinds[node]] += 1
                 else:
                     counts[rule[node]] += 1
 
-    for s in range(len(adj)):
-        if not visit[s] or not end[s] or not adj[s]:
-            continue
-        if general:
-            kind_counts = {kinds[s]: 1}
-            if not tm.distance_ok(kind_counts):
-                continue
-        else:
-            r0 = rule[s]
-            if limits[r0] < 1:
-                continue
-            counts = [0] * len(limits)
-            counts[r0] = 1
-        path[:] = [s]
-        segs.clear()
-        tids.clear()
-        dfs(s, 1 << s, 0, groups[s], 0, True)
-    if counter is not None:
-        counter.nodes_explored += explored
+    starts = [s for s in range(len(adj)) if visit[s] and end[s] and adj[s]]
+    # one end must be in ``need`` (18Rhl's Rheingold-Express): walk from those ends only;
+    # a path with one such end is found from it, one with two from the lower id
+    from_need = need >= 0
+    if from_need:
+        starts = [s for s in starts if (need >> s) & 1]
+    if cb is not None:  # good starts first: the threshold rises sooner
+        starts.sort(key=lambda s: (-tm.value[s], s))
+    try:
+        for s in starts:
+            if general:
+                kind_counts = {kinds[s]: 1}
+                if not tm.distance_ok(kind_counts):
+                    continue
+            else:
+                r0 = rule[s]
+                if limits[r0] < 1:
+                    continue
+                counts = [0] * len(limits)
+                counts[r0] = 1
+            path[:] = [s]
+            segs.clear()
+            tids.clear()
+            dfs(s, 1 << s, forbid, groups[s], 0, True)
+    finally:
+        if counter is not None:
+            counter.nodes_explored += explored
+    if budget is not None:
+        budget.spend(chunk)
     return out
+
+
+def _completion_bound(
+    tm: TrainModel, bm: BoardModel | None = None
+) -> Callable[[list[int], int, list[int], int], int]:
+    """An admissible bound on every route that extends a partial path at its end.
+
+    ``f(path, vmask, counts, free)``: ``path`` the nodes so far, ``vmask`` their
+    bitmask, ``counts[r]`` the visits distance rule ``r`` counted so far, ``free``
+    the visits dropped so far (18Rhl ferry).  Per rule ``r``, any extension adds at
+    most ``limits[r] - counts[r]`` counted visits of the kinds ``r`` names plus at
+    most ``fmax - free`` dropped ones (``fmax``: the hexes that can drop a visit, one
+    dropped visit each -- a green metropolis is entered twice only by its ferry and
+    the gray 949 joins one town and one city); the best such visits are at most the
+    best values among the nodes not on the path.  The route's base bound
+    (:meth:`TrainModel.base_bound`) over the whole route is then at most the best
+    ``pay + free`` values among the path's values and those, per rule; the title's
+    bonuses at most :meth:`TitleProfile.bonus_cap`.  See ``docs/best-routes.md``.
+    """
+    vals = tm.value
+    kinds = tm.profile.kinds
+    nrules = len(tm.limits)
+    fmax = len({tm.metro_hex[i] for i in range(len(vals)) if tm.ferry[i]})
+    per_rule: list[list[tuple[int, int]]] = [[] for _ in range(nrules)]
+    for i, v in enumerate(vals):
+        r = tm.rule[i]
+        if v > 0 and tm.visit[i] and r >= 0:
+            per_rule[r].append((v, 1 << i))
+    for lst in per_rule:
+        lst.sort(key=lambda vb: -vb[0])
+    cap = tm.profile.bonus_cap(tm)
+    limits = tm.limits
+    pays = tm.pays
+    rule = tm.rule
+    if tm.all_pay:
+        walk = _walk_table(tm, bm) if bm is not None else None
+        counted = [r for r in range(nrules) if limits[r] < _UNLIMITED]
+        top_left = len(walk) - 1 if walk is not None else 0
+
+        def f(path: list[int], vmask: int, counts: list[int], free: int) -> int:
+            total = cap
+            for i in path:
+                v = vals[i]
+                if v > 0:
+                    total += v
+            extra = fmax - free
+            by_walk = -1
+            if walk is not None:
+                left = extra
+                for r in counted:
+                    left += limits[r] - counts[r]
+                by_walk = walk[min(left, top_left)][path[-1]]
+            glob = 0
+            for r in range(nrules):
+                k = limits[r] - counts[r] + extra
+                for v, bit in per_rule[r]:
+                    if k <= 0 or 0 <= by_walk < glob:
+                        break
+                    if not vmask & bit:
+                        glob += v
+                        k -= 1
+            return total + (by_walk if 0 <= by_walk < glob else glob)
+
+        return f
+
+    def g(path: list[int], vmask: int, counts: list[int], free: int) -> int:
+        total = cap
+        extra = fmax - free
+        for r in range(nrules):
+            mine = [v for i in path if rule[i] == r and (v := vals[i]) > 0]
+            k = limits[r] - counts[r] + extra
+            for v, bit in per_rule[r]:
+                if k <= 0:
+                    break
+                if not vmask & bit:
+                    mine.append(v)
+                    k -= 1
+            mine.sort(reverse=True)
+            total += sum(mine[: pays[r] + fmax])
+        return total
+
+    del kinds
+    return g
+
+
+MEMO_BITS = 8 * 64 * 2**20
+"""Bits the clash memo of one candidate index may hold (64 MB)."""
 
 
 class _Index:
@@ -429,7 +675,8 @@ class _Index:
         self.alive = (1 << len(cands)) - 1
         self._clash = clash
         self._by_track: list[int] | None = None
-        self._memo: dict[int, int] = {}
+        self._memo: dict[int, tuple[Candidate, int]] = {}
+        self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
     def _build(self) -> list[int]:
         n = len(self.cands)
@@ -451,17 +698,25 @@ class _Index:
         return out
 
     def clashes(self, other: Candidate) -> int:
-        """Bitset of this type's candidates sharing track with ``other`` (any train's route)."""
-        hit = self._memo.get(id(other))
-        if hit is None:
-            if self._by_track is None:
-                self._by_track = self._build()
-            by = self._by_track
-            hit = 0
-            for t in other.tracks:
-                hit |= by[t]
-            self._memo[id(other)] = hit
-        return hit
+        """Bitset of this type's candidates sharing track with ``other`` (any train's route).
+
+        Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
+        (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
+        bounded by design, whatever the number of candidates."""
+        key = id(other)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is other:
+            return hit[1]
+        if self._by_track is None:
+            self._by_track = self._build()
+        by = self._by_track
+        bits = 0
+        for t in other.tracks:
+            bits |= by[t]
+        if len(self._memo) >= self._memo_cap:
+            del self._memo[next(iter(self._memo))]
+        self._memo[key] = (other, bits)
+        return bits
 
     def best_ub(self, clash: int) -> int:
         """Best ``ub`` (at least 0) among the live candidates outside ``clash``."""
@@ -471,97 +726,193 @@ class _Index:
         return max(self.cands[(free & -free).bit_length() - 1].ub, 0)
 
 
-def search_routes(ctx: RouteContext) -> RouteSet:
+_UNLIMITED = 50
+"""A distance rule allowing at least this many visits is treated as unlimited by
+:func:`_walk_table` (1893's and 18Rhl's towns: 99)."""
+
+
+def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
+    """``table[c][x]``: an upper bound (M) on the values a route collects after node ``x``
+    when it may still make ``c`` visits that count (or are dropped by the ferry), for a
+    train that pays every visit (``tm.all_pay``); ``None`` when no rule limits the visits.
+
+    Visits of the kinds an unlimited rule names (towns: 99) cost nothing: from ``x`` the
+    route walks through such nodes only (never through a terminal or blocked one) to a
+    node ``w`` of a limited rule, earning the free nodes' values (``chain``) and ``w``'s,
+    then continues from ``w`` with ``c - 1`` -- or stops among the free nodes.  The
+    table is the best *walk* of that shape (nodes may repeat), a relaxation of every
+    simple path: ``table[0][x]`` = the best run of free nodes from ``x``;
+    ``table[c][x] = max(table[0][x], max over (w, chain): chain + value(w) +
+    table[c - 1][w])``, with nothing after a terminal or blocked ``w``.  Admissible: a
+    legal extension is such a walk with at most ``c`` limited visits.
+    """
+    vals = tm.value
+    n = len(vals)
+    limits = tm.limits
+    limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
+    if not limited:
+        return None
+    depth = sum(limits[r] for r in limited) + len(
+        {tm.metro_hex[i] for i in range(n) if tm.ferry[i]}
+    )
+    freek = [tm.visit[i] and tm.rule[i] >= 0 and limits[tm.rule[i]] >= _UNLIMITED
+             for i in range(n)]
+    stop = [bm.terminal[i] or bool((bm.blocked >> i) & 1) for i in range(n)]
+    adj = bm.adj
+    # per node: best value of a run of free nodes, and (w, best chain value) pairs
+    tail: list[int] = [0] * n
+    hops: list[dict[int, int]] = [{} for _ in range(n)]
+    for x in range(n):
+        best_tail = 0
+        reach = hops[x]
+        stack: list[tuple[int, int, int]] = [(x, 0, 1 << x)]
+        steps = 0
+        while stack:
+            node, acc, seen = stack.pop()
+            steps += 1
+            if steps > 4096:
+                return None  # free runs too many to list: no walk bound (still admissible)
+            for b, _m, _seg, _tid in adj[node]:
+                if (seen >> b) & 1 or not tm.visit[b]:
+                    continue
+                if freek[b]:
+                    got = acc + max(vals[b], 0)
+                    best_tail = max(best_tail, got)
+                    if not stop[b]:
+                        stack.append((b, got, seen | (1 << b)))
+                elif reach.get(b, -1) < acc:
+                    reach[b] = acc
+        tail[x] = best_tail
+    table = [tail[:]]
+    for _c in range(depth):
+        prev = table[-1]
+        row = tail[:]
+        for x in range(n):
+            best = row[x]
+            for w, chain in hops[x].items():
+                v = chain + max(vals[w], 0) + (0 if stop[w] else prev[w])
+                if v > best:
+                    best = v
+            row[x] = best
+        table.append(row)
+    return table
+
+
+def _crude_bound(tm: TrainModel) -> int:
+    """An admissible bound (M) on any route of ``tm``'s train, computed without search:
+    the completion bound of the empty path (every value the train may still collect)."""
+    if tm.general:
+        return sum(v for i, v in enumerate(tm.value) if v > 0 and tm.visit[i]) + (
+            tm.profile.bonus_cap(tm)
+        )
+    return _completion_bound(tm)([], 0, [0] * len(tm.limits), 0)
+
+
+def search_routes(ctx: RouteContext, budget_nodes: int | None = None) -> RouteSet:
     """The best routes of ``ctx.entity``'s trains ``ctx.trains`` on ``ctx.board``.
 
     Returns a :class:`RouteSet` whose revenue (M) is the maximum over every
     legal assignment of routes to the trains (see the module docstring).
-    Raises ``GameError`` [``route.train``] for an unknown train type and
-    ``RuntimeError`` if :func:`run_revenue` disagrees with the search (a bug).
+    ``budget_nodes``: the anytime mode -- stop after about that many search nodes
+    and return the best legal run found so far with a proven upper bound
+    (``proof.bound``; :attr:`RouteSet.gap` is 0 when the answer is proven
+    optimal).  ``None``: search to the end (exact).  Rules classes whose bounds
+    are not checked (:func:`~rhineland.routes.search_model.profile_for`) are always
+    searched exactly.  Raises ``GameError`` [``route.train``] for an unknown train
+    type and ``RuntimeError`` if :func:`run_revenue` disagrees with the search (a bug).
     """
+    key = _memo_key(ctx, budget_nodes)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is ctx.data and hit[1] is ctx.rules:
+        _MEMO.move_to_end(key)
+        return hit[2]
+    got = _search_routes(ctx, budget_nodes)
+    _MEMO[key] = (ctx.data, ctx.rules, got)
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return got
+
+
+_MEMO_SIZE = 64
+_MEMO: OrderedDict[tuple[object, ...], tuple[object, object, RouteSet]] = OrderedDict()
+"""Reuse between calls on the same board (an OR asks again for the same company: legal
+actions, then the run itself): the last answers by board version (renewed on every tile
+and token change, shared by clones of the same content), company, phase, trains, title
+data and rules (by identity), 18Rhl's icons and links, and budget."""
+
+
+def _memo_key(ctx: RouteContext, budget_nodes: int | None) -> tuple[object, ...]:
+    icons = tuple(sorted((h, tuple(sorted(v))) for h, v in ctx.hex_icons.items()))
+    return (ctx.board.version, ctx.entity, ctx.phase, ctx.trains, id(ctx.data),
+            id(ctx.rules), icons, ctx.eastern_ruhr_links, budget_nodes)
+
+
+def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
+    """:func:`search_routes` without the reuse."""
     s = _Search(ctx)
+    bounded = s.profile.bounded
+    budget = Budget(budget_nodes if bounded else None)
     trains = list(ctx.trains)
-    lists = {t: s.candidates(t) for t in trains}
     names = {t: s.model(t).name for t in trains}
-
-    def top(t: str) -> int:
-        lst = lists[t]
-        return max(lst[0].ub, 0) if lst else 0
-
-    trains.sort(key=lambda t: (-top(t), names[t], t))
     k = len(trains)
-    tops = [top(t) for t in trains]
+    complete = True
+
+    # 1. per train type one walk: its best ub, and the candidates near it
+    tops_by: dict[str, int] = {}
+    used_theta: dict[str, int] = {}
+    lists: dict[str, list[Candidate]] = {}
+    for t in trains:
+        n = names[t]
+        if n in tops_by:
+            continue
+        if not bounded:
+            lists[n] = s.candidates(t)
+            tops_by[n] = max(lists[n][0].ub, 0) if lists[n] else 0
+            used_theta[n] = -1
+            continue
+        got: list[Candidate] = []
+        lists[n] = got
+        if complete:
+            try:
+                tops_by[n], used_theta[n] = s.first_pass(t, _margin(k), budget, got)
+                continue
+            except OutOfBudget:
+                complete = False
+        s._install(s.model(t), got)  # what the walk found before the budget ran out
+        tops_by[n] = max(_crude_bound(s.model(t)), 0)
+        used_theta[n] = 0
+
+    trains.sort(key=lambda t: (-tops_by[names[t]], names[t], t))
+    tops = [tops_by[names[t]] for t in trains]
+    root = sum(tops)
     models = [s.model(t) for t in trains]
-    levels = [lists[t] for t in trains]
-    same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
-    shared: dict[str, _Index] = {}
-    for t, lst in zip(trains, levels, strict=True):
-        shared.setdefault(names[t], _Index(lst, s.board.clash))
-    index = [shared[names[t]] for t in trains]
-
-    best = 0
     best_pick: list[Candidate | None] = [None] * k
-    pick: list[Candidate | None] = [None] * k
     pruned = 0
-    explored = 0
-
-    def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
-        """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
-        candidates of train ``level + j`` that share track with the routes picked so far."""
-        nonlocal best, pruned, explored
-        explored += 1
-        if level == k:
-            if cur > best:  # price the picks exactly (cached per candidate)
-                total = 0
-                for j, c in enumerate(pick):
-                    if c is not None:
-                        ex = s.evaluate(models[j], c)
-                        if ex < 0:
-                            index[j].alive &= ~(1 << c.pos)
-                            return
-                        total += ex
-                if total > best:
-                    best = total
-                    best_pick[:] = pick
-            return
-        here = index[level]
-        lst = levels[level]
-        later = clash[1:]
-        rest_now = sum(index[level + 1 + j].best_ub(cf) for j, cf in enumerate(later))
-        free = here.alive & ~clash[0]
-        if same_as_prev[level] and start:
-            free &= ~((1 << start) - 1)
-        while free:
-            low = free & -free
-            free ^= low
-            i = low.bit_length() - 1
-            c = lst[i]
-            b = cur + c.ub + rest_now
-            if b <= best:
-                pruned = max(pruned, b)
-                break
-            val = c.ub if c.exact is None else c.exact  # exact once known, else optimistic
-            if val < 0:
-                continue
-            nxt = later
-            lim = 0
-            if later:
-                nxt = tuple(cf | index[level + 1 + j].clashes(c) for j, cf in enumerate(later))
-                lim = sum(index[level + 1 + j].best_ub(cf) for j, cf in enumerate(nxt))
-            b = cur + val + lim
-            if b <= best:
-                pruned = max(pruned, b)
-                continue
-            pick[level] = c
-            branch(level + 1, nxt, cur + val, i + 1)
-            pick[level] = None
-        if cur + rest_now <= best:
-            pruned = max(pruned, cur + rest_now)
-            return
-        branch(level + 1, later, cur, len(lst))
-
-    branch(0, (0,) * k, 0, 0)
-    s.nodes_explored += explored
+    if not complete:
+        _greedy(s, trains, models, [lists[names[t]] for t in trains], best_pick)
+    else:
+        try:
+            # 2. the best run among the candidates near each train's best
+            pruned = _branch_and_bound(s, trains, names, models, root, budget, best_pick,
+                                       [lists[names[t]] for t in trains])
+            # 3. a route of train j in a run beating this one earns more than
+            # best - (what the other trains can earn at most): walk again where needed
+            best = _total(best_pick)
+            again = False
+            for j, t in enumerate(trains):
+                n = names[t]
+                theta = max(best - (root - tops[j]), 0)
+                if bounded and theta < used_theta[n]:
+                    lists[n] = s.refill(t, theta, budget)
+                    used_theta[n] = theta
+                    again = True
+            if again:
+                pruned = max(pruned, _branch_and_bound(
+                    s, trains, names, models, root, budget, best_pick,
+                    [lists[names[t]] for t in trains]))
+        except OutOfBudget:
+            complete = False
+    best = _total(best_pick)
 
     chosen = [(t, c) for t, c in zip(trains, best_pick, strict=True) if c is not None]
     order = {t: i for i, t in enumerate(ctx.trains)}
@@ -588,8 +939,8 @@ def search_routes(ctx: RouteContext) -> RouteSet:
         TrainRoute(spec.train, spec, res) for spec, res in zip(specs, results, strict=True)
     )
     proof = SearchProof(
-        bound=max(best, pruned),
-        root_bound=sum(tops),
+        bound=max(best, pruned) if complete else max(best, root),
+        root_bound=root,
         nodes=s.nodes_explored,
         candidates=sum(len(v) for v in s._cands.values()),
         evaluations=s.evaluations,
@@ -597,13 +948,158 @@ def search_routes(ctx: RouteContext) -> RouteSet:
     return RouteSet(ctx.entity, best, routes, proof)
 
 
-def best_routes(game: Any, entity: str | None = None) -> RouteSet:
+def _margin(k: int) -> Callable[[int], int]:
+    """How far below a train type's best ``ub`` the first walk keeps candidates, for a run
+    of ``k`` trains: a guess of what running beside the others costs (a fifth of the best
+    per other train); a wrong guess costs a second walk, never the optimum."""
+    return lambda top: (top * (k - 1)) // 5 + 1
+
+
+def _total(pick: list[Candidate | None]) -> int:
+    return sum(c.exact for c in pick if c is not None and c.exact is not None)
+
+
+def _greedy(
+    s: _Search,
+    trains: list[str],
+    models: list[TrainModel],
+    levels: list[list[Candidate]],
+    best_pick: list[Candidate | None],
+    tries: int = 64,
+) -> None:
+    """Anytime fallback once the budget is spent: each train in turn takes the first of its
+    candidates (best ``ub`` first, at most ``tries`` priced) that is legal, earns more
+    than 0 M and runs beside the routes taken."""
+    used = 0
+    for j, lst in enumerate(levels):
+        for c in lst[:tries]:
+            if c.mask & used:
+                continue
+            if s.evaluate(models[j], c) > 0:
+                best_pick[j] = c
+                used |= c.mask
+                break
+
+
+def _branch_and_bound(
+    s: _Search,
+    trains: list[str],
+    names: dict[str, str],
+    models: list[TrainModel],
+    root: int,
+    budget: Budget,
+    best_pick: list[Candidate | None],
+    levels: list[list[Candidate]],
+) -> int:
+    """Step 4 of the module docstring over the candidate lists ``levels`` (one per train,
+    in ``trains`` order), starting from the incumbent ``best_pick`` (updated in place on
+    a strict improvement).  Returns the largest bound of a pruned subtree."""
+    k = len(trains)
+    best = _total(best_pick)
+    same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
+    run_end = list(range(k))  # run_end[i]: the last level of the same type right after i
+    for i in range(k - 2, -1, -1):
+        if same_as_prev[i + 1]:
+            run_end[i] = run_end[i + 1]
+    shared: dict[str, _Index] = {}
+    for t, lst in zip(trains, levels, strict=True):
+        shared.setdefault(names[t], _Index(lst, s.board.clash))
+    index = [shared[names[t]] for t in trains]
+    pick: list[Candidate | None] = [None] * k
+    pruned = 0
+    explored = 0
+
+    def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
+        """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
+        candidates of train ``level + j`` that share track with the routes picked so far."""
+        nonlocal best, pruned, explored
+        explored += 1
+        if explored >= 256:
+            s.nodes_explored += explored
+            budget.spend(explored)
+            explored = 0
+        if level == k:
+            if cur > best:  # price the picks exactly (cached per candidate)
+                total = 0
+                for j, c in enumerate(pick):
+                    if c is not None:
+                        ex = s.evaluate(models[j], c)
+                        if ex < 0:
+                            index[j].alive &= ~(1 << c.pos)
+                            return
+                        total += ex
+                if total > best:
+                    best = total
+                    best_pick[:] = pick
+            return
+        here = index[level]
+        lst = levels[level]
+        later = clash[1:]
+        # the next levels of this train type take later candidates (symmetry): their ub
+        # is at most this level's pick's
+        same = run_end[level] - level
+        before = (1 << start) - 1 if same_as_prev[level] and start else 0
+        rests = [index[level + 1 + j].best_ub(cf | before if j < same else cf)
+                 for j, cf in enumerate(later)]
+        rest_now = sum(rests)
+        rest_other = sum(rests[same:])
+        rest_same = rests[:same]
+        free = here.alive & ~clash[0] & ~before
+        while free:
+            low = free & -free
+            free ^= low
+            i = low.bit_length() - 1
+            c = lst[i]
+            b = cur + c.ub + rest_other
+            for r in rest_same:
+                b += r if r < c.ub else c.ub
+            if b <= best:
+                pruned = max(pruned, b)
+                break
+            val = c.ub if c.exact is None else c.exact  # exact once known, else optimistic
+            if val < 0:
+                continue
+            nxt = later
+            lim = 0
+            if later:
+                upto = (low << 1) - 1
+                nx: list[int] = []
+                for j, cf in enumerate(later):
+                    ix = index[level + 1 + j]
+                    cf |= ix.clashes(c)
+                    nx.append(cf)
+                    lim += ix.best_ub(cf | upto if j < same else cf)
+                nxt = tuple(nx)
+            b = cur + val + lim
+            if b <= best:
+                pruned = max(pruned, b)
+                continue
+            pick[level] = c
+            branch(level + 1, nxt, cur + val, i + 1)
+            pick[level] = None
+        if cur + rest_now <= best:
+            pruned = max(pruned, cur + rest_now)
+            return
+        branch(level + 1, later, cur, len(lst))
+
+    try:
+        branch(0, (0,) * k, 0, 0)
+    finally:
+        s.nodes_explored += explored
+    return pruned
+
+
+def best_routes(
+    game: Any, entity: str | None = None, budget_nodes: int | None = None
+) -> RouteSet:
     """The best routes for the company about to run in ``game`` (or for ``entity``).
 
     ``game``: a :class:`rhineland.engine.game.Game`; ``entity``: a
     corporation/minor symbol (default: the current round's entity).  Raises
     ``GameError`` [``route.entity``] when no entity is given and none is
-    about to operate, or the symbol is unknown.
+    about to operate, or the symbol is unknown.  ``budget_nodes``: the anytime
+    mode of :func:`search_routes` (best run found within about that many search
+    nodes, with a proven bound; ``None``: exact).
     """
     if entity is None:
         state_round = game.state.round
@@ -619,4 +1115,4 @@ def best_routes(game: Any, entity: str | None = None) -> RouteSet:
                 f"no company {entity!r} in this game (companies: {known})", "route.entity"
             ) from None
     ctx = game.title.route_context(game, ent)
-    return search_routes(ctx)
+    return search_routes(ctx, budget_nodes)

@@ -249,6 +249,11 @@ class TitleProfile:
         """Upper bound (M) on the sum of the title's bonuses of a route visiting ``nodes``."""
         return 0
 
+    def bonus_cap(self, train: TrainModel) -> int:
+        """Upper bound (M) of :meth:`bonus_bound` over every route of ``train`` (the
+        bonuses a partial route may still earn, whatever it visits next)."""
+        return 0
+
 
 def profile_for(ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> TitleProfile:
     """The title's search profile (:meth:`RevenueRules.search_profile`).

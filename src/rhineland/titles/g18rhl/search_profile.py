@@ -141,3 +141,27 @@ class RhlProfile(TitleProfile):
         if self.ratingen and s and any(ratingen[i] for i in nodes):
             out += RATINGEN_BONUS
         return out
+
+    def bonus_cap(self, train: TrainModel) -> int:
+        """The most :meth:`bonus_bound` gives any route of ``train``: each of its terms at
+        its largest over the nodes the train may visit (all of them on one route, both ends
+        RGE hexes)."""
+        rge, coal, steel, er, roermond, ratingen, metro, _ = train.bonus_data
+        assert isinstance(coal, tuple) and isinstance(steel, tuple)
+        assert isinstance(er, tuple) and isinstance(roermond, tuple)
+        assert isinstance(ratingen, tuple) and isinstance(metro, tuple)
+        seen = [i for i, ok in enumerate(train.visit) if ok]
+        out = 0
+        if any(er[i] for i in seen):
+            out += EASTERN_RUHR_PER_LINK * self.links
+            if any(roermond[i] for i in seen):
+                out += EISERN_RHEIN_BONUS
+        if rge:
+            return out + sum(v for i in seen if metro[i] and (v := train.value[i]) > 0)
+        c = sum(coal[i] for i in seen)
+        st = sum(steel[i] for i in seen)
+        if c and st:
+            out += (40 if c > 1 and st > 1 else 20) * (2 if self.brown else 1)
+        if self.ratingen and st and any(ratingen[i] for i in seen):
+            out += RATINGEN_BONUS
+        return out

@@ -1,0 +1,185 @@
+"""Best routes on dense boards (issue 10): exactness against a brute force, and the
+anytime mode's bracket.
+
+Dense boards are built as ``bench/routes_dense.py`` builds them
+(:mod:`rhineland.sim.dense`): the final board of a reference game, filled with every
+legal tile lay that adds track, and one company's token in every free city slot.
+Checked, bounded by count (never by time):
+
+* on at least ``MIN_POSITIONS`` dense positions (a board and company, with one or two
+  of the short trains 2 and 3) the search's revenue equals an independent brute
+  force's, and its proof bound equals the revenue;
+* at every such position and a few node budgets, the anytime mode
+  (``budget_nodes``) returns routes the rules accept whose revenue is at most the
+  optimum and whose proven bound is at least it;
+* on the densest board (1893, 8+x+8+x) a small budget brackets the exact optimum.
+
+The brute force walks every simple path (no node, no track unit twice; interior
+nodes neither terminal nor blocked), stops extending a path once the rules' own
+``check_distance`` rejects it (appending visits never lowers the visits counted so
+far, so no extension can pass), judges every path with the hooks only
+(``check_route`` + ``evaluate``), and combines track-disjoint routes exhaustively.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rhineland.errors import GameError
+from rhineland.io.export import load_export, replay
+from rhineland.routes import Route, RouteContext, check_route, rules_of, run_revenue, track_graph
+from rhineland.routes.graph import Segment
+from rhineland.routes.search import search_routes
+from rhineland.sim.dense import densify, fill_tokens, tokened_companies
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+GAMES = [
+    SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json",
+    SHARED / "fixtures" / "1893" / "1893_end_bank.json",
+    SHARED / "fixtures" / "generated" / "18Rhl" / "18Rhl_g03.json",
+    SHARED / "fixtures" / "generated" / "1893" / "1893_g08.json",
+    SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g404.json",
+]
+TRAIN_SETS = (("2",), ("3",), ("2", "3"), ("3", "3"))
+MIN_POSITIONS = 100
+BUDGETS = (1, 60, 600)
+
+pytestmark = pytest.mark.skipif(
+    not all(p.exists() for p in GAMES), reason=f"reference games not found at {SHARED}"
+)
+
+
+@cache
+def dense_boards() -> tuple[tuple[str, RouteContext], ...]:
+    """(label, context without trains) per dense board and tokened company."""
+    out: list[tuple[str, RouteContext]] = []
+    for path in GAMES:
+        game = replay(load_export(path))
+        densify(game)
+        for ent in tokened_companies(game):
+            base = dataclasses.replace(
+                game.title.route_context(game, ent), trains=(), board=game.board.clone()
+            )
+            out.append((f"{path.stem} {ent.sym}", fill_tokens(base)))
+    return tuple(out)
+
+
+def positions() -> list[tuple[str, RouteContext]]:
+    out: list[tuple[str, RouteContext]] = []
+    for label, ctx in dense_boards():
+        for kinds in TRAIN_SETS:
+            trains = tuple(f"{k}-{90 + i}" for i, k in enumerate(kinds))
+            out.append((f"{label} {'+'.join(kinds)}", dataclasses.replace(ctx, trains=trains)))
+    return out
+
+
+BruteRoute = tuple[int, frozenset[int]]
+
+
+def brute_routes(ctx: RouteContext, train: str) -> list[BruteRoute]:
+    """(revenue, track units) of every legal route of ``train`` (both directions)."""
+    rules = rules_of(ctx)
+    graph = track_graph(ctx.board)
+    view = rules.entity_view(ctx, graph)
+    spec = ctx.train_spec(train)
+    out: list[BruteRoute] = []
+    stack: list[Segment] = []
+
+    def route_of(segs: list[Segment]) -> Route:
+        visits = (graph.nodes[segs[0].a], *(graph.nodes[s.b] for s in segs))
+        return Route(train, spec, tuple(segs), visits)
+
+    def walk(node: int, seen: set[int], used: frozenset[int]) -> None:
+        if stack:
+            route = route_of(stack)
+            try:
+                rules.check_distance(ctx, route, rules.visit_costs(ctx, route))
+            except GameError:
+                return  # more visits never pass
+            try:
+                costs = check_route(ctx, graph, view, route, rules)
+                ev = rules.evaluate(ctx, route, view.tokened, costs)
+                out.append((ev.revenue, route.units))
+            except GameError:
+                pass
+            n = graph.nodes[node]
+            if n.terminal or node in view.blocked:
+                return
+        for seg in graph.out[node]:
+            if seg.b in seen or seg.units & used:
+                continue
+            stack.append(seg)
+            seen.add(seg.b)
+            walk(seg.b, seen, used | seg.units)
+            seen.discard(seg.b)
+            stack.pop()
+
+    for n in graph.nodes:
+        walk(n.id, {n.id}, frozenset())
+    return out
+
+
+def brute_best(ctx: RouteContext) -> int:
+    """The best total over every combination of track-disjoint legal routes."""
+    per: dict[str, list[BruteRoute]] = {}
+    lists: list[list[BruteRoute]] = []
+    for t in ctx.trains:
+        name = ctx.train_spec(t).name
+        if name not in per:
+            got = brute_routes(ctx, t)
+            per[name] = sorted((r for r in got if r[0] > 0), key=lambda r: -r[0])
+        lists.append(per[name])
+    best = 0
+
+    def comb(i: int, used: frozenset[int], cur: int) -> None:
+        nonlocal best
+        if i == len(lists):
+            best = max(best, cur)
+            return
+        for rev, units in lists[i]:
+            if not units & used:
+                comb(i + 1, used | units, cur + rev)
+        comb(i + 1, used, cur)
+
+    comb(0, frozenset(), 0)
+    return best
+
+
+def test_brute_force_agrees_on_dense_positions() -> None:
+    """The search equals the brute force on every dense position with one or two short
+    trains, the proof bound is the revenue, and every budget brackets the optimum."""
+    checked = 0
+    for label, ctx in positions():
+        want = brute_best(ctx)
+        got = search_routes(ctx)
+        assert got.revenue == want, label
+        assert got.proof.bound == want and got.gap == 0, label
+        for budget in BUDGETS:
+            rs = search_routes(ctx, budget_nodes=budget)
+            assert rs.revenue <= want <= rs.proof.bound, (label, budget)
+            judged = run_revenue(ctx, [r.spec for r in rs.routes]) if rs.routes else []
+            assert sum(r.revenue for r in judged) == rs.revenue, (label, budget)
+        checked += 1
+    assert checked >= MIN_POSITIONS
+
+
+def test_anytime_brackets_the_optimum_on_the_densest_board() -> None:
+    """1893's final board filled with track, two 8+x-trains (the case that exhausted
+    memory before): the exact search proves its optimum; budgets of 1, 2,000 and
+    20,000 nodes return legal runs whose revenue and bound bracket it."""
+    label, base = next(
+        (lab, c) for lab, c in dense_boards() if lab == "1893_end_bank DE"
+    )
+    ctx = dataclasses.replace(base, trains=("8+x-90", "8+x-91"))
+    exact = search_routes(ctx)
+    assert exact.gap == 0 and exact.revenue > 0, label
+    for budget in (1, 2_000, 20_000):
+        rs = search_routes(ctx, budget_nodes=budget)
+        assert rs.revenue <= exact.revenue <= rs.proof.bound, budget
+        assert rs.proof.bound <= rs.proof.root_bound or rs.proof.root_bound == 0
+        judged = run_revenue(ctx, [r.spec for r in rs.routes]) if rs.routes else []
+        assert sum(r.revenue for r in judged) == rs.revenue
