@@ -380,7 +380,7 @@ def _labels(tile: Tile, h: HexSpec, lay: Layout, c: Point,
         lines = [h.location] if len(h.location) <= 12 or len(words) == 1 else \
             [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2:])]
         offboard = tile.color == "red"
-        y0 = c[1] + r * 0.62 - (len(lines) - 1) * r * 0.2
+        y0 = c[1] + r * (0.62 if len(lines) == 1 else 0.58)
         for k, line in enumerate(lines):
             out.append(svg.text(c[0], y0 + k * r * 0.21, line, font_size=r * 0.19,
                                 text_anchor="middle", class_="name",
