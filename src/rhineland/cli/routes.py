@@ -27,6 +27,7 @@ the symbol in any letter case.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -187,6 +188,7 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
 def replay_best_routes(
     export: Export, until: int | None = None, as_json: bool = False,
     echo: Callable[[str], None] = click.echo, *, trust_routes: bool = False,
+    svg_dir: Path | None = None,
 ) -> int:
     """Replay ``export`` and compare every ``run_routes`` with the optimum; return the exit code.
 
@@ -199,7 +201,8 @@ def replay_best_routes(
     Errors print ``error: ...`` (with ``as_json`` a JSON error object) on stderr and
     return 1 (an illegal action) or 2 (``until`` names no action of the export).
     With ``trust_routes`` a run the route rules reject is applied with its recorded
-    revenue, which is what it "ran".
+    revenue, which is what it "ran".  With ``svg_dir`` every run below the best is also
+    drawn there, the run and the best side by side (``action-<id>-<company>.svg``).
     """
     try:
         stop = len(export.actions) if until is None else action_index(export, until) + 1
@@ -212,7 +215,7 @@ def replay_best_routes(
     for i, action in enumerate(export.actions[:stop]):
         try:
             if isinstance(action, RunRoutes) and i in standing:
-                run = _compare_run(game, action)
+                run = _compare_run(game, action, svg_dir)
                 if run is not None:
                     runs.append(run)
             game.process(action, atomic=False, history=i in targets)
@@ -241,8 +244,10 @@ def replay_best_routes(
     return 0
 
 
-def _compare_run(game: Game, action: RunRoutes) -> dict[str, Any] | None:
-    """The recorded run's revenue and the optimum, at the state just before ``action``."""
+def _compare_run(game: Game, action: RunRoutes,
+                 svg_dir: Path | None = None) -> dict[str, Any] | None:
+    """The recorded run's revenue and the optimum, at the state just before ``action``;
+    with ``svg_dir`` a run below the best is drawn there beside the best."""
     rnd = game.state.round
     ent = rnd.current_entity(game) if rnd is not None else None
     if ent is None or not hasattr(ent, "trains"):
@@ -251,6 +256,25 @@ def _compare_run(game: Game, action: RunRoutes) -> dict[str, Any] | None:
     routes = list(action.routes)
     trusted = trusted_results(routes) if TRUST_ROUTES in game.leniencies else None
     ran = sum(r.revenue for r in (trusted if trusted is not None else run_revenue(ctx, routes)))
-    best = best_routes(game).revenue
+    best_set = best_routes(game)
+    best = best_set.revenue
     label = rnd.label if rnd is not None else ""
+    if svg_dir is not None and ran < best:
+        _draw_comparison(game, ent.sym, action, best_set, label, ran, svg_dir)
     return {"action": action.id, "round": label, "entity": ent.sym, "ran": ran, "best": best}
+
+
+def _draw_comparison(game: Game, sym: str, action: RunRoutes, best: RouteSet, label: str,
+                     ran: int, svg_dir: Path) -> None:
+    """Write ``action-<id>-<sym>.svg``: the recorded run (left) and the best (right)."""
+    from rhineland.render import render_side_by_side
+    from rhineland.render.routes import best_to_draw, routes_to_draw
+
+    try:
+        left = routes_to_draw(game, sym, list(action.routes), "ran")
+    except GameError:  # a run the rules reject (trusted at its recorded revenue)
+        left = []
+    heading = (f"{label} {sym} (action {action.id}): ran {ran}M, best {best.revenue}M "
+               f"(-{best.revenue - ran}M)")
+    text = render_side_by_side(game, left, best_to_draw(game, best), heading=heading)
+    (svg_dir / f"action-{action.id}-{sym}.svg").write_text(text, encoding="utf-8")

@@ -27,7 +27,7 @@ from rhineland.render.routes import DrawnRoute, draw_routes
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
 
-__all__ = ["DrawnRoute", "MapDrawing", "render_svg", "svg_to_png"]
+__all__ = ["DrawnRoute", "MapDrawing", "render_side_by_side", "render_svg", "svg_to_png"]
 
 HEX_RADIUS = 50.0
 """Default hex radius, px."""
@@ -51,6 +51,25 @@ def render_svg(game: Game, *, routes: Sequence[DrawnRoute] = (), r: float = HEX_
         height = max(height, ph + 20)
     background = svg.element("rect", x=0, y=0, width=width, height=height, fill="#ffffff")
     return svg.document(width, height, [background, *parts], title=title or game.data.title)
+
+
+def render_side_by_side(game: Game, left: Sequence[DrawnRoute], right: Sequence[DrawnRoute],
+                        *, r: float = 40.0, heading: str = "") -> str:
+    """One SVG document with two maps of ``game`` side by side, ``left``'s routes on the
+    first and ``right``'s on the second (e.g. a recorded run and the best one), each
+    with its legend, under a ``heading`` line."""
+    top = 24.0 if heading else 0.0
+    m1 = draw_map(game, r, 0.0, top)
+    b1, h1 = draw_routes(game, m1, left)
+    m2 = draw_map(game, r, m1.width + 20, top)
+    b2, h2 = draw_routes(game, m2, right)
+    width = m1.width + m2.width + 20
+    height = top + m1.height + max(h1, h2)
+    parts = [svg.element("rect", x=0, y=0, width=width, height=height, fill="#ffffff")]
+    if heading:
+        parts.append(svg.text(12, 17, heading, font_size=14, font_weight="bold"))
+    parts += [m1.body, b1, m2.body, b2]
+    return svg.document(width, height, parts, title=heading or game.data.title)
 
 
 def svg_to_png(text: str, out: str | Path) -> None:

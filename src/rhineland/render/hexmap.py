@@ -58,6 +58,8 @@ class MapDrawing:
     width: float
     height: float
     layout: Layout
+    ox: float = 0.0
+    oy: float = 0.0
 
 
 def map_layout(game: Game, r: float, ox: float = 0.0,
@@ -86,7 +88,7 @@ def draw_map(game: Game, r: float = 40.0, ox: float = 0.0, oy: float = 0.0) -> M
     for h in spec.hexes.values():
         placed = game.board.tiles[h.id]
         parts.append(_hex(game, h, placed, lay, color, extra.get(h.id, ()), blockers, package))
-    return MapDrawing(svg.group(parts, class_="map"), width, height, lay)
+    return MapDrawing(svg.group(parts, class_="map"), width, height, lay, ox, oy)
 
 
 def _coordinates(game: Game, lay: Layout, width: float, height: float, ox: float,

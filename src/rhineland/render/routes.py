@@ -81,17 +81,18 @@ def draw_routes(game: Game, m: MapDrawing, routes: Sequence[DrawnRoute]) -> tupl
                                      stroke_opacity=0.85))
         out.append(svg.group(paths, class_="route", data_train=route.train,
                              data_revenue=route.revenue))
-    y = m.height + 4
+    y = m.oy + m.height + 4
+    x0 = m.ox + 12
     total = sum(r.revenue for r in routes)
     legend = []
     for i, route in enumerate(routes):
         color = ROUTE_COLORS[i % len(ROUTE_COLORS)]
-        legend.append(svg.element("rect", x=12, y=y, width=22, height=8, fill=color))
+        legend.append(svg.element("rect", x=x0, y=y, width=22, height=8, fill=color))
         head = f"{route.label} " if route.label else ""
-        legend.append(svg.text(40, y + 8, f"{head}{route.train}: {route.revenue}M · "
+        legend.append(svg.text(x0 + 28, y + 8, f"{head}{route.train}: {route.revenue}M · "
                                f"{stops_text(spec, route.stops)}", font_size=12))
         y += 18
-    legend.append(svg.text(12, y + 10, f"total {total}M", font_size=12, font_weight="bold"))
+    legend.append(svg.text(x0, y + 10, f"total {total}M", font_size=12, font_weight="bold"))
     y += 18
     return svg.group([*out, svg.group(legend, class_="route-legend")], class_="routes"), \
-        y - m.height + 4
+        y - m.oy - m.height + 4
