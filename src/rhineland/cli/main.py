@@ -16,6 +16,7 @@ import orjson
 
 from rhineland.cli.errors import fail, fail_illegal, fail_input
 from rhineland.cli.render import render_cmd
+from rhineland.cli.report import report_cmd
 from rhineland.cli.routes import replay_best_routes, routes_cmd
 from rhineland.engine.actions import Action
 from rhineland.engine.game import Game
@@ -199,6 +200,7 @@ def _leniency_lines(game: Game, trust: bool, standing_ids: set[int | None]) -> l
 
 cli.add_command(routes_cmd)
 cli.add_command(render_cmd)
+cli.add_command(report_cmd)
 
 
 def main() -> None:

@@ -38,7 +38,6 @@ from rhineland.board.names import location_name, stops_text
 from rhineland.cli.errors import fail, fail_illegal, fail_input, report
 from rhineland.engine.actions import RunRoutes
 from rhineland.engine.game import Game
-from rhineland.engine.leniency import TRUST_ROUTES
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
@@ -48,9 +47,9 @@ from rhineland.io.export import (
     standing_positions,
     undo_targets,
 )
-from rhineland.routes import RouteResult, run_revenue
+from rhineland.routes import RouteResult
+from rhineland.routes.compare import compare_run
 from rhineland.routes.search import RouteSet, best_routes
-from rhineland.routes.trusted import trusted_results
 
 
 def route_set_json(rs: RouteSet, spec: MapSpec | None = None) -> dict[str, Any]:
@@ -246,22 +245,16 @@ def replay_best_routes(
 
 def _compare_run(game: Game, action: RunRoutes,
                  svg_dir: Path | None = None) -> dict[str, Any] | None:
-    """The recorded run's revenue and the optimum, at the state just before ``action``;
-    with ``svg_dir`` a run below the best is drawn there beside the best."""
-    rnd = game.state.round
-    ent = rnd.current_entity(game) if rnd is not None else None
-    if ent is None or not hasattr(ent, "trains"):
+    """The recorded run's revenue and the optimum, at the state just before ``action``
+    (:func:`rhineland.routes.compare.compare_run`); with ``svg_dir`` a run below the
+    best is drawn there beside the best."""
+    cmp = compare_run(game, action)
+    if cmp is None:
         return None
-    ctx = game.title.route_context(game, ent)
-    routes = list(action.routes)
-    trusted = trusted_results(routes) if TRUST_ROUTES in game.leniencies else None
-    ran = sum(r.revenue for r in (trusted if trusted is not None else run_revenue(ctx, routes)))
-    best_set = best_routes(game)
-    best = best_set.revenue
-    label = rnd.label if rnd is not None else ""
-    if svg_dir is not None and ran < best:
-        _draw_comparison(game, ent.sym, action, best_set, label, ran, svg_dir)
-    return {"action": action.id, "round": label, "entity": ent.sym, "ran": ran, "best": best}
+    if svg_dir is not None and cmp.ran < cmp.best.revenue:
+        _draw_comparison(game, cmp.entity, action, cmp.best, cmp.round, cmp.ran, svg_dir)
+    return {"action": action.id, "round": cmp.round, "entity": cmp.entity, "ran": cmp.ran,
+            "best": cmp.best.revenue}
 
 
 def _draw_comparison(game: Game, sym: str, action: RunRoutes, best: RouteSet, label: str,
