@@ -88,6 +88,8 @@ def draw_map(game: Game, r: float = 40.0, ox: float = 0.0, oy: float = 0.0) -> M
     for h in spec.hexes.values():
         placed = game.board.tiles[h.id]
         parts.append(_hex(game, h, placed, lay, color, extra.get(h.id, ()), blockers, package))
+    names = [_name(game.board.tiles[h.id].tile, h, lay) for h in spec.hexes.values()]
+    parts.append(svg.group(names, class_="names"))
     return MapDrawing(svg.group(parts, class_="map"), width, height, lay, ox, oy)
 
 
@@ -159,7 +161,7 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
             out.append(svg.element("circle", cx=pos[0], cy=pos[1], r=r * 0.1, fill="#000",
                                    stroke="#fff", stroke_width=1.0, class_="town"))
         del i
-    out.extend(_revenues(tile, nodes, lay, c, phase_color))
+    out.extend(_revenues(tile, rot, nodes, lay, c, phase_color, bool(h.location)))
     out.extend(_labels(tile, h, lay, c, extra_icons, open_privates if preprinted else set()))
     out.extend(_borders(h, lay, c))
     attrs = {"class": "hex", "data_hex": h.id, "data_tile": placed.tile_id,
@@ -243,8 +245,8 @@ def _font(sym: str, rs: float) -> float:
     return min(rs * 0.85, rs * 2.3 / max(len(sym), 1))
 
 
-def _revenues(tile: Tile, nodes: Mapping[int, Point], lay: Layout, c: Point,
-              phase_color: str) -> list[str]:
+def _revenues(tile: Tile, rotation: int, nodes: Mapping[int, Point], lay: Layout, c: Point,
+              phase_color: str, named: bool) -> list[str]:
     """Revenue circles of cities and towns; the value boxes of offboards (one per phase
     colour, the one in force now outlined)."""
     r = lay.r
@@ -253,7 +255,9 @@ def _revenues(tile: Tile, nodes: Mapping[int, Point], lay: Layout, c: Point,
               and isinstance(n.revenue, int) and n.revenue > 0]
     values = {n.revenue for n in paying}
     if len(values) == 1 and paying:
-        spots: list[tuple[Point, int]] = [(_free_spot(lay.layout, nodes), paying[0].revenue)]  # type: ignore[list-item]
+        spot = _free_spot(lay.layout, nodes, tile.exits(rotation), named,
+                          bool(tile.terrain or tile.icons), bool(tile.labels))
+        spots: list[tuple[Point, int]] = [(spot, int(paying[0].revenue))]  # type: ignore[arg-type]
     else:
         spots = []
         for n in paying:
@@ -273,17 +277,27 @@ def _revenues(tile: Tile, nodes: Mapping[int, Point], lay: Layout, c: Point,
     return out
 
 
-def _free_spot(layout: str, nodes: Mapping[int, Point]) -> Point:
-    """A spot for one revenue circle away from the nodes: the corner-side point
-    (of six) farthest from every node."""
+def _free_spot(layout: str, nodes: Mapping[int, Point], exits: frozenset[int] = frozenset(),
+               named: bool = False, marked: bool = False, labelled: bool = False) -> Point:
+    """A spot for one revenue circle: of the six points towards the corners, the one
+    farthest from the nodes, preferring corners without track on their two edges, away
+    from the location name (bottom, when ``named``), the label (upper left) and the
+    terrain or icons (right, when ``marked``)."""
     best: Point = (0.0, -0.6)
-    best_d = -1.0
+    best_score = -9.0
     for k in range(6):
         p = corner_point(layout, k + 0.0)
         q = (p[0] * 0.62, p[1] * 0.62)
-        d = min(((q[0] - a) ** 2 + (q[1] - b) ** 2 for a, b in nodes.values()), default=9.0)
-        if d > best_d + 1e-9:
-            best, best_d = q, d
+        d = min((math.hypot(q[0] - a, q[1] - b) for a, b in nodes.values()), default=1.0)
+        score = min(d, 0.55) - 0.2 * len({(k - 1) % 6, k} & exits)
+        if named and q[1] > 0.3:
+            score -= 0.5
+        if q[0] < -0.2 and q[1] < 0.1:
+            score -= 0.45 if labelled else 0.15
+        if marked and q[0] > 0.2:
+            score -= 0.3
+        if score > best_score + 1e-9:
+            best, best_score = q, score
     return best
 
 
@@ -377,18 +391,35 @@ def _labels(tile: Tile, h: HexSpec, lay: Layout, c: Point,
             svg.text(x, y + r * 0.08, name, font_size=r * 0.2, text_anchor="middle",
                      fill="#fff" if name == "K" else "#000"),
         ], class_="icon", data_icon=name))
-    if h.location:
-        words = h.location.split(" ")
-        lines = [h.location] if len(h.location) <= 12 or len(words) == 1 else \
-            [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2:])]
-        offboard = tile.color == "red"
-        y0 = c[1] + r * (0.62 if len(lines) == 1 else 0.58)
-        for k, line in enumerate(lines):
-            out.append(svg.text(c[0], y0 + k * r * 0.21, line, font_size=r * 0.19,
-                                text_anchor="middle", class_="name",
-                                fill="#fff" if offboard else "#000",
-                                font_weight="bold" if offboard else None))
     return out
+
+
+def _name(tile: Tile, h: HexSpec, lay: Layout) -> str:
+    """The location name at the bottom of the hex (two lines when long), with a white
+    halo; drawn above every hex so a long name is never covered by the next hex."""
+    if not h.location:
+        return ""
+    r = lay.r
+    c = lay.centre(h.x, h.y)
+    words = h.location.split(" ")
+    lines = [h.location] if len(h.location) <= 12 or len(words) == 1 else \
+        [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2:])]
+    offboard = tile.color == "red"
+    y0 = c[1] + r * (0.62 if len(lines) == 1 else 0.58)
+    fit = 10 if offboard else 12  # characters that fit across a hex (bold ones are wider)
+    size = r * 0.19 * min(1.0, fit / max(len(line) for line in lines))
+    out = []
+    for k, line in enumerate(lines):
+        if not offboard:  # a white halo keeps the name legible over track and cities
+            out.append(svg.text(c[0], y0 + k * r * 0.21, line, font_size=size,
+                                text_anchor="middle", fill="#fff", stroke="#fff",
+                                stroke_width=r * 0.07, stroke_linejoin="round",
+                                stroke_opacity=0.85, class_="name-halo"))
+        out.append(svg.text(c[0], y0 + k * r * 0.21, line, font_size=size,
+                            text_anchor="middle", class_="name", data_hex=h.id,
+                            fill="#fff" if offboard else "#000",
+                            font_weight="bold" if offboard else None))
+    return "".join(out)
 
 
 def _borders(h: HexSpec, lay: Layout, c: Point) -> list[str]:
