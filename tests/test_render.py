@@ -228,3 +228,18 @@ def test_best_routes_svg_draws_each_run_below_the_best(tmp_path: Path) -> None:
         [("3-2", "110"), ("3-2", "120")]
     code, _, err = run("replay", str(SEED), "--svg", str(folder))
     assert code == 2 and err == "error: --svg needs --best-routes\n"
+
+
+def test_svg_writer_escapes_text_and_attributes() -> None:
+    from rhineland.render import svg
+
+    doc = svg.document(10, 10, [
+        svg.text(1, 2, 'Köln & "Deutz" <ferry>', class_="name", data_note='a "b" & <c>'),
+        svg.element("rect", x=0.005, y=-0.001, width=3, height=2.5, stroke_width=1.0),
+    ])
+    root = parse(doc)
+    t = next(root.iter(f"{NS}text"))
+    assert t.text == 'Köln & "Deutz" <ferry>' and t.get("data-note") == 'a "b" & <c>'
+    rect = next(root.iter(f"{NS}rect"))
+    assert (rect.get("x"), rect.get("y"), rect.get("height"), rect.get("stroke-width")) == \
+        ("0.01", "0", "2.5", "1")

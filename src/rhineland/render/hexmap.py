@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rhineland.board.board import PlacedTile
-from rhineland.board.hexgrid import coords, hex_id
+from rhineland.board.hexgrid import hex_id
 from rhineland.board.mapspec import HexSpec
 from rhineland.board.tiles import Node, Tile
 from rhineland.render import svg
@@ -148,7 +148,7 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
     out.append(svg.group(track, class_="track"))
     out.extend(_terrain(tile, lay, c))
     reserved = _reservations(h, placed)
-    for i, n in enumerate(tile.nodes):
+    for n in tile.nodes:
         if n.hidden:
             continue
         pos = lay.at(c, nodes.get(n.part, (0.0, 0.0)))
@@ -160,7 +160,6 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
         elif n.kind == "town":
             out.append(svg.element("circle", cx=pos[0], cy=pos[1], r=r * 0.1, fill="#000",
                                    stroke="#fff", stroke_width=1.0, class_="town"))
-        del i
     out.extend(_revenues(tile, rot, nodes, lay, c, phase_color, bool(h.location)))
     out.extend(_labels(tile, h, lay, c, extra_icons, open_privates if preprinted else set()))
     out.extend(_borders(h, lay, c))
@@ -269,11 +268,10 @@ def _revenues(tile: Tile, rotation: int, nodes: Mapping[int, Point], lay: Layout
                         stroke_width=0.8),
             svg.text(x, y + r * 0.07, str(value), font_size=r * 0.2, text_anchor="middle"),
         ], class_="revenue"))
-    for n in tile.nodes:
-        if n.kind == "offboard" or (not isinstance(n.revenue, int) and not n.hidden):
-            out.append(_phase_values(n, lay, c, nodes.get(n.part, (0.0, 0.0)), phase_color))
-        elif n.kind == "offboard" and n.hidden:
-            out.append(_phase_values(n, lay, c, (0.0, 0.0), phase_color))
+    for n in tile.nodes:  # offboards (hidden ones too) and cities valued by phase
+        if n.kind == "offboard" or not isinstance(n.revenue, int):
+            where = (0.0, 0.0) if n.hidden else nodes.get(n.part, (0.0, 0.0))
+            out.append(_phase_values(n, lay, c, where, phase_color))
     return out
 
 
@@ -435,8 +433,3 @@ def _borders(h: HexSpec, lay: Layout, c: Point) -> list[str]:
                                class_="border"))
     return out
 
-
-def hex_centre(game: Game, lay: Layout, hex_: str) -> Point:
-    """Page position of the centre of ``hex_`` in a drawing laid out by ``lay``."""
-    x, y = coords(hex_)
-    return lay.centre(x, y)

@@ -26,9 +26,30 @@ def attrs(values: dict[str, Attr]) -> str:
     for key, value in values.items():
         if value is None:
             continue
-        text = num(value) if isinstance(value, float) else str(value)
-        out.append(f" {key.rstrip('_').replace('_', '-')}={quoteattr(text)}")
+        name = _NAMES.get(key) or _name(key)
+        if isinstance(value, float):
+            out.append(f' {name}="{num(value)}"')
+        elif isinstance(value, int):
+            out.append(f' {name}="{value}"')
+        else:
+            out.append(f" {name}={_quote(value)}")
     return "".join(out)
+
+
+_NAMES: dict[str, str] = {}
+
+
+def _name(key: str) -> str:
+    name = key.rstrip("_").replace("_", "-")
+    _NAMES[key] = name
+    return name
+
+
+def _quote(text: str) -> str:
+    """``text`` as a quoted attribute value, escaped (by ``quoteattr``) when it needs it."""
+    if any(ch in text for ch in '&<>"'):
+        return quoteattr(text)
+    return '"' + text + '"'
 
 
 def element(tag: str, body: str | None = None, **values: Attr) -> str:
