@@ -67,6 +67,17 @@ def _charts(data: ReportData) -> tuple[str, str]:
                                    name=name, mode="lines+markers"))
     worth.update_layout(title="Net worth per round (M)", height=420,
                         margin={"l": 50, "r": 20, "t": 50, "b": 80})
+    phases: dict[str, list[str]] = {}  # round -> the phases that began in it
+    for e in data.events:
+        if e.text.startswith("phase ") and e.round in labels:
+            phases.setdefault(e.round, []).append(e.text.split()[1])
+    for fig in (price, worth):
+        for label, names in phases.items():  # a dotted line where phases begin
+            fig.add_shape(type="line", xref="x", yref="paper", x0=label, x1=label, y0=0,
+                          y1=1, line={"color": "#888", "dash": "dot", "width": 1})
+            fig.add_annotation(x=label, xref="x", yref="paper", y=1.0, yanchor="bottom",
+                               text="phase " + ", ".join(names), showarrow=False,
+                               font={"size": 10})
     config = {"displaylogo": False, "responsive": True}
     divs = "".join(f.to_html(full_html=False, include_plotlyjs=False, config=config)
                    for f in (price, worth))
