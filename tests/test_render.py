@@ -102,9 +102,8 @@ def _board_tokens(game: Game) -> Counter[tuple[str, str]]:
 
 def _drawn_tokens(root: ET.Element) -> Counter[tuple[str, str]]:
     out: Counter[tuple[str, str]] = Counter()
-    for h in by_class(root, "hex"):
-        for t in by_class(h, "token"):
-            out[(h.get("data-hex") or "", t.get("data-company") or "")] += 1
+    for t in by_class(root, "token"):
+        out[(t.get("data-hex") or "", t.get("data-company") or "")] += 1
     return out
 
 

@@ -85,11 +85,17 @@ def draw_map(game: Game, r: float = 40.0, ox: float = 0.0, oy: float = 0.0) -> M
     blockers = {p.sym for p in game.privates.values() if not p.closed}
     package = type(game.title).package
     parts = [_coordinates(game, lay, width, height, ox, oy)]
+    tops = []
     for h in spec.hexes.values():
         placed = game.board.tiles[h.id]
-        parts.append(_hex(game, h, placed, lay, color, extra.get(h.id, ()), blockers, package))
-    names = [_name(game.board.tiles[h.id].tile, h, lay) for h in spec.hexes.values()]
+        body, top = _hex(game, h, placed, lay, color, extra.get(h.id, ()), blockers, package)
+        parts.append(body)
+        tops.append(top)
+    names = [_name(game.board.tiles[h.id], h, lay) for h in spec.hexes.values()]
+    # names above every hex (a long name may reach into the next one), cities and
+    # revenue circles above the names
     parts.append(svg.group(names, class_="names"))
+    parts.append(svg.group(tops, class_="stops"))
     return MapDrawing(svg.group(parts, class_="map"), width, height, lay, ox, oy)
 
 
@@ -116,7 +122,9 @@ def _coordinates(game: Game, lay: Layout, width: float, height: float, ox: float
 
 def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: str,
          extra_icons: frozenset[str] | tuple[str, ...], open_privates: set[str],
-         package: str) -> str:
+         package: str) -> tuple[str, str]:
+    """The hex's body (tile, terrain, track, labels, icons, borders) and what is drawn
+    above the names (cities with their tokens, towns, revenue circles)."""
     tile, rot = placed.tile, placed.rotation
     layout = lay.layout
     c = lay.centre(h.x, h.y)
@@ -148,6 +156,7 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
     out.append(svg.group(track, class_="track"))
     out.extend(_terrain(tile, lay, c))
     reserved = _reservations(h, placed)
+    top: list[str] = []
     for n in tile.nodes:
         if n.hidden:
             continue
@@ -156,17 +165,17 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
             ci = tile.cities.index(n)
             tokens = game.board.tokens_in(h.id, ci)
             small = len(tile.cities) > 2
-            out.append(_city(n, pos, r, tokens, reserved.get(ci, ()), package, small))
+            top.append(_city(h.id, n, pos, r, tokens, reserved.get(ci, ()), package, small))
         elif n.kind == "town":
-            out.append(svg.element("circle", cx=pos[0], cy=pos[1], r=r * 0.1, fill="#000",
+            top.append(svg.element("circle", cx=pos[0], cy=pos[1], r=r * 0.1, fill="#000",
                                    stroke="#fff", stroke_width=1.0, class_="town"))
-    out.extend(_revenues(tile, rot, nodes, lay, c, phase_color, bool(h.location)))
+    top.extend(_revenues(tile, rot, nodes, lay, c, phase_color, bool(h.location)))
     out.extend(_labels(tile, h, lay, c, extra_icons, open_privates if preprinted else set()))
     out.extend(_borders(h, lay, c))
     attrs = {"class": "hex", "data_hex": h.id, "data_tile": placed.tile_id,
              "data_laid": "1" if not preprinted else None,
              "data_rotation": rot if not preprinted else None}
-    return svg.group(out, **attrs)
+    return svg.group(out, **attrs), svg.group(top, data_hex=h.id)
 
 
 def _reservations(h: HexSpec, placed: PlacedTile) -> dict[int, tuple[str, ...]]:
@@ -193,8 +202,8 @@ def _slot_centres(pos: Point, n: int, rs: float) -> list[Point]:
     return [(x - rs, y - rs), (x + rs, y - rs), (x - rs, y + rs), (x + rs, y + rs)][:n]
 
 
-def _city(n: Node, pos: Point, r: float, tokens: tuple[str, ...], reserved: tuple[str, ...],
-          package: str, small: bool = False) -> str:
+def _city(hex_id: str, n: Node, pos: Point, r: float, tokens: tuple[str, ...],
+          reserved: tuple[str, ...], package: str, small: bool = False) -> str:
     """A city: its token slots, filled by tokens, printed markers or reservations
     (``small``: slots a little smaller, for tiles with three or more cities)."""
     slots = max(n.slots, 1, len(tokens))
@@ -219,7 +228,7 @@ def _city(n: Node, pos: Point, r: float, tokens: tuple[str, ...], reserved: tupl
                             stroke_width=1.0),
                 svg.text(x, y + _font(sym, rs) * 0.36, sym, font_size=_font(sym, rs),
                          fill=fg, text_anchor="middle", font_weight="bold"),
-            ], class_="token", data_company=sym))
+            ], class_="token", data_company=sym, data_hex=hex_id))
             continue
         out.append(svg.element("circle", cx=x, cy=y, r=rs, fill="#fff", stroke="#000",
                                stroke_width=1.0))
@@ -392,19 +401,24 @@ def _labels(tile: Tile, h: HexSpec, lay: Layout, c: Point,
     return out
 
 
-def _name(tile: Tile, h: HexSpec, lay: Layout) -> str:
+def _name(placed: PlacedTile, h: HexSpec, lay: Layout) -> str:
     """The location name at the bottom of the hex (two lines when long), with a white
     halo; drawn above every hex so a long name is never covered by the next hex."""
     if not h.location:
         return ""
     r = lay.r
     c = lay.centre(h.x, h.y)
+    tile = placed.tile
     words = h.location.split(" ")
     lines = [h.location] if len(h.location) <= 12 or len(words) == 1 else \
         [" ".join(words[: len(words) // 2]), " ".join(words[len(words) // 2:])]
     offboard = tile.color == "red"
     y0 = c[1] + r * (0.62 if len(lines) == 1 else 0.58)
-    fit = 10 if offboard else 12  # characters that fit across a hex (bold ones are wider)
+    spots = list(_visible_positions(lay.layout, placed).values())
+    if not offboard and any(y > 0.28 and abs(x) < 0.5 for x, y in spots):
+        # a city sits where the name goes: one line along the hex's bottom rim
+        lines, y0 = [h.location], c[1] + r * 0.86
+    fit = 10 if offboard else 12 if y0 < c[1] + r * 0.8 else 15  # characters that fit
     size = r * 0.19 * min(1.0, fit / max(len(line) for line in lines))
     out = []
     for k, line in enumerate(lines):
@@ -418,6 +432,12 @@ def _name(tile: Tile, h: HexSpec, lay: Layout) -> str:
                             fill="#fff" if offboard else "#000",
                             font_weight="bold" if offboard else None))
     return "".join(out)
+
+
+def _visible_positions(layout: str, placed: PlacedTile) -> dict[int, Point]:
+    """Positions of the tile's drawn nodes (hidden ones left out)."""
+    pos = node_positions(layout, placed.tile, placed.rotation)
+    return {n.part: pos[n.part] for n in placed.tile.nodes if not n.hidden and n.part in pos}
 
 
 def _borders(h: HexSpec, lay: Layout, c: Point) -> list[str]:
