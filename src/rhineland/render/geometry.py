@@ -101,7 +101,22 @@ def node_edges(tile: Tile, rotation: int) -> dict[int, list[int]]:
     return out
 
 
+_POSITIONS: dict[tuple[int, int, str], tuple[Tile, dict[int, Point]]] = {}
+
+
 def node_positions(layout: str, tile: Tile, rotation: int) -> dict[int, Point]:
+    """Node part -> position in the hex (radii from the centre) of ``tile`` at ``rotation``
+    (cached per tile object, rotation and layout; callers must not change the result).
+    See :func:`_node_positions`."""
+    key = (id(tile), rotation, layout)
+    got = _POSITIONS.get(key)
+    if got is None or got[0] is not tile:
+        got = (tile, _node_positions(layout, tile, rotation))
+        _POSITIONS[key] = got
+    return got[1]
+
+
+def _node_positions(layout: str, tile: Tile, rotation: int) -> dict[int, Point]:
     """Node part -> position in the hex (radii from the centre) of ``tile`` at ``rotation``.
 
     A node's ``loc`` (an edge, between edges such as ``"3.5"``, or ``"center"``) places
