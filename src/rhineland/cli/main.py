@@ -8,12 +8,15 @@ a JSON error object with ``--json``: :mod:`rhineland.cli.errors`) with exit stat
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 import orjson
 
 from rhineland.cli.errors import fail, fail_illegal, fail_input
+from rhineland.cli.render import render_cmd
+from rhineland.cli.report import report_cmd
 from rhineland.cli.routes import replay_best_routes, routes_cmd
 from rhineland.engine.actions import Action
 from rhineland.engine.game import Game
@@ -86,8 +89,12 @@ def cli() -> None:
 @click.option("--trust-routes", "trust", is_flag=True,
               help="Replay as 18xx.games does: a run whose routes the rules reject is "
               "applied with its recorded revenue; every such run is listed.")
+@click.option("--svg", "svg_dir", default=None,
+              type=click.Path(file_okay=False, writable=True),
+              help="With --best-routes: draw each run below the best beside the best, "
+              "one SVG per run, into this folder (created if needed).")
 def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
-               trust: bool) -> None:
+               trust: bool, svg_dir: str | None) -> None:
     """Replay an 18xx.games EXPORT_FILE (- for standard input) with every rule checked;
     print a summary.  With --trust-routes a run the route rules reject is applied with
     the revenue it records (as 18xx.games replays it) and listed with the rule broken."""
@@ -95,8 +102,19 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
         export = load_export(export_file)
     except ExportError as exc:
         fail_input(exc, as_json)
+    if svg_dir is not None and not best:
+        fail("bad_argument", "--svg needs --best-routes", as_json=as_json, rule="argument.svg")
     if best:
-        sys.exit(replay_best_routes(export, until, as_json, trust_routes=trust))
+        folder = None
+        if svg_dir is not None:
+            folder = Path(svg_dir)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                fail("bad_argument", f"--svg: cannot create {svg_dir!r}: {exc.strerror or exc}",
+                     as_json=as_json, rule="argument.svg")
+        sys.exit(replay_best_routes(export, until, as_json, trust_routes=trust,
+                                    svg_dir=folder))
     game = None
     last_id = None
     done: list[tuple[int, Action, str]] = []  # (position, action, round label)
@@ -181,6 +199,8 @@ def _leniency_lines(game: Game, trust: bool, standing_ids: set[int | None]) -> l
 
 
 cli.add_command(routes_cmd)
+cli.add_command(render_cmd)
+cli.add_command(report_cmd)
 
 
 def main() -> None:

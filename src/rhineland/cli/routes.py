@@ -1,13 +1,15 @@
 """``rhineland routes``: the best routes at a position, and the best-routes replay report.
 
-``rhineland routes FILE --before ACTION_ID [--entity SYM] [--json]`` replays
-the export up to (not including) the action with id ``ACTION_ID`` and prints
+``rhineland routes FILE --before ACTION_ID [--entity SYM] [--json] [--svg OUT]``
+replays the export up to (not including) the action with id ``ACTION_ID`` and prints
 the best run of the company about to run (or ``SYM``): each train's route
-(hexes walked, paying stops), its revenue with every bonus itemised, and the
-total, all in M (Mark).  ``--json`` prints::
+(hexes walked, paying stops by name, ``Köln (I10)``), its revenue with every bonus
+itemised, and the total, all in M (Mark).  ``--svg OUT`` also draws the map with
+each train's route in its own colour (``.svg`` or ``.png``).  ``--json`` prints::
 
     {"entity": "ADR", "revenue": 370,
-     "routes": [{"train": "5-0", "hexes": [...], "stops": [...], "revenue": 370,
+     "routes": [{"train": "5-0", "hexes": [...], "stops": [...], "stop_names": [...],
+                 "revenue": 370,
                  "base": 330, "bonuses": [{"name": "montan", "amount": 40, "detail": "..."}]}],
      "proof": {"bound": 370, "root_bound": 370, "nodes": 1092, "candidates": 220,
                "evaluations": 1}}
@@ -25,15 +27,17 @@ the symbol in any letter case.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 import orjson
 
+from rhineland.board.mapspec import MapSpec
+from rhineland.board.names import location_name, stops_text
 from rhineland.cli.errors import fail, fail_illegal, fail_input, report
 from rhineland.engine.actions import RunRoutes
 from rhineland.engine.game import Game
-from rhineland.engine.leniency import TRUST_ROUTES
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
@@ -43,14 +47,15 @@ from rhineland.io.export import (
     standing_positions,
     undo_targets,
 )
-from rhineland.routes import RouteResult, run_revenue
+from rhineland.routes import RouteResult
+from rhineland.routes.compare import compare_run
 from rhineland.routes.search import RouteSet, best_routes
-from rhineland.routes.trusted import trusted_results
 
 
-def route_set_json(rs: RouteSet) -> dict[str, Any]:
-    """A :class:`RouteSet` as the ``--json`` object (see the module docstring)."""
-    return {
+def route_set_json(rs: RouteSet, spec: MapSpec | None = None) -> dict[str, Any]:
+    """A :class:`RouteSet` as the ``--json`` object (see the module docstring); with the
+    map ``spec`` each route also lists ``stop_names`` (``"Köln (I10)"``)."""
+    out = {
         "entity": rs.entity,
         "revenue": rs.revenue,
         "routes": [
@@ -58,6 +63,8 @@ def route_set_json(rs: RouteSet) -> dict[str, Any]:
                 "train": r.train,
                 "hexes": list(r.result.hexes),
                 "stops": list(r.result.stops),
+                **({"stop_names": [location_name(spec, s) for s in r.result.stops]}
+                   if spec is not None else {}),
                 "revenue": r.result.revenue,
                 "base": r.result.base,
                 "bonuses": [
@@ -75,6 +82,7 @@ def route_set_json(rs: RouteSet) -> dict[str, Any]:
             "evaluations": rs.proof.evaluations,
         },
     }
+    return out
 
 
 def _route_line(res: RouteResult) -> str:
@@ -86,15 +94,17 @@ def _route_line(res: RouteResult) -> str:
     return " ".join(parts) + f" = {res.revenue}M"
 
 
-def route_set_text(rs: RouteSet, where: str = "") -> list[str]:
-    """A :class:`RouteSet` as lines of text: one block per train, then the total."""
+def route_set_text(rs: RouteSet, where: str = "", spec: MapSpec | None = None) -> list[str]:
+    """A :class:`RouteSet` as lines of text: one block per train, then the total; with
+    the map ``spec`` the stops are named (``Köln (I10)``, :func:`location_name`)."""
     head = f"{where + ' ' if where else ''}{rs.entity}: best {rs.revenue}M"
     lines = [head]
     if not rs.routes:
         lines.append("  no train can run")
     for r in rs.routes:
         res = r.result
-        lines.append(f"  {r.train}: stops {' '.join(res.stops)}")
+        stops = stops_text(spec, res.stops) if spec is not None else " ".join(res.stops)
+        lines.append(f"  {r.train}: stops {stops}")
         lines.append(f"      hexes {' '.join(res.hexes)}")
         lines.append(f"      {_route_line(res)}")
     p = rs.proof
@@ -132,8 +142,11 @@ def _entity_symbol(game: Game, entity: str, as_json: bool) -> str:
 @click.option("--trust-routes", "trust", is_flag=True,
               help="Replay to the position as 18xx.games does: a run the route rules "
               "reject is applied with its recorded revenue.")
+@click.option("--svg", "svg_out", default=None,
+              help="Also draw the map with each train's route in its own colour and its "
+              "revenue into this file (.svg or .png).")
 def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
-               trust: bool) -> None:
+               trust: bool, svg_out: str | None) -> None:
     """Print the provably best routes at a position of an 18xx.games EXPORT_FILE
     (- for standard input)."""
     export = _load(export_file, as_json)
@@ -156,17 +169,25 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
         where = game.state.round.label if game.state.round is not None else "the end"
         fail("bad_argument", f"before action {before} ({where}): {exc}", as_json=as_json,
              rule=exc.rule)
+    if svg_out is not None:
+        from rhineland.cli.render import write_drawing
+        from rhineland.render import render_svg
+        from rhineland.render.routes import best_to_draw
+
+        write_drawing(render_svg(game, routes=best_to_draw(game, rs)), svg_out)
+    spec = game.board.spec
     if as_json:
-        click.echo(orjson.dumps(route_set_json(rs), option=orjson.OPT_INDENT_2).decode())
+        click.echo(orjson.dumps(route_set_json(rs, spec), option=orjson.OPT_INDENT_2).decode())
         return
     rnd = game.state.round
-    for line in route_set_text(rs, rnd.label if rnd is not None else ""):
+    for line in route_set_text(rs, rnd.label if rnd is not None else "", spec):
         click.echo(line)
 
 
 def replay_best_routes(
     export: Export, until: int | None = None, as_json: bool = False,
     echo: Callable[[str], None] = click.echo, *, trust_routes: bool = False,
+    svg_dir: Path | None = None,
 ) -> int:
     """Replay ``export`` and compare every ``run_routes`` with the optimum; return the exit code.
 
@@ -179,7 +200,8 @@ def replay_best_routes(
     Errors print ``error: ...`` (with ``as_json`` a JSON error object) on stderr and
     return 1 (an illegal action) or 2 (``until`` names no action of the export).
     With ``trust_routes`` a run the route rules reject is applied with its recorded
-    revenue, which is what it "ran".
+    revenue, which is what it "ran".  With ``svg_dir`` every run below the best is also
+    drawn there, the run and the best side by side (``action-<id>-<company>.svg``).
     """
     try:
         stop = len(export.actions) if until is None else action_index(export, until) + 1
@@ -192,7 +214,7 @@ def replay_best_routes(
     for i, action in enumerate(export.actions[:stop]):
         try:
             if isinstance(action, RunRoutes) and i in standing:
-                run = _compare_run(game, action)
+                run = _compare_run(game, action, svg_dir)
                 if run is not None:
                     runs.append(run)
             game.process(action, atomic=False, history=i in targets)
@@ -221,16 +243,31 @@ def replay_best_routes(
     return 0
 
 
-def _compare_run(game: Game, action: RunRoutes) -> dict[str, Any] | None:
-    """The recorded run's revenue and the optimum, at the state just before ``action``."""
-    rnd = game.state.round
-    ent = rnd.current_entity(game) if rnd is not None else None
-    if ent is None or not hasattr(ent, "trains"):
+def _compare_run(game: Game, action: RunRoutes,
+                 svg_dir: Path | None = None) -> dict[str, Any] | None:
+    """The recorded run's revenue and the optimum, at the state just before ``action``
+    (:func:`rhineland.routes.compare.compare_run`); with ``svg_dir`` a run below the
+    best is drawn there beside the best."""
+    cmp = compare_run(game, action)
+    if cmp is None:
         return None
-    ctx = game.title.route_context(game, ent)
-    routes = list(action.routes)
-    trusted = trusted_results(routes) if TRUST_ROUTES in game.leniencies else None
-    ran = sum(r.revenue for r in (trusted if trusted is not None else run_revenue(ctx, routes)))
-    best = best_routes(game).revenue
-    label = rnd.label if rnd is not None else ""
-    return {"action": action.id, "round": label, "entity": ent.sym, "ran": ran, "best": best}
+    if svg_dir is not None and cmp.ran < cmp.best.revenue:
+        _draw_comparison(game, cmp.entity, action, cmp.best, cmp.round, cmp.ran, svg_dir)
+    return {"action": action.id, "round": cmp.round, "entity": cmp.entity, "ran": cmp.ran,
+            "best": cmp.best.revenue}
+
+
+def _draw_comparison(game: Game, sym: str, action: RunRoutes, best: RouteSet, label: str,
+                     ran: int, svg_dir: Path) -> None:
+    """Write ``action-<id>-<sym>.svg``: the recorded run (left) and the best (right)."""
+    from rhineland.render import render_side_by_side
+    from rhineland.render.routes import best_to_draw, routes_to_draw
+
+    try:
+        left = routes_to_draw(game, sym, list(action.routes), "ran")
+    except GameError:  # a run the rules reject (trusted at its recorded revenue)
+        left = []
+    heading = (f"{label} {sym} (action {action.id}): ran {ran}M, best {best.revenue}M "
+               f"(-{best.revenue - ran}M)")
+    text = render_side_by_side(game, left, best_to_draw(game, best), heading=heading)
+    (svg_dir / f"action-{action.id}-{sym}.svg").write_text(text, encoding="utf-8")
