@@ -129,3 +129,26 @@ def test_tournament_prints_each_bot() -> None:
              if ln.strip().startswith("│") and len(ln.split()) > 2}
     assert "greedy" in lines and "random" in lines
     assert "even odds 33.3%" in res.output
+
+
+def test_simulate_check_verifies_invariants_and_replay() -> None:
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "1", "--players", "2",
+                                   "--bots", "random", "--seed", "2", "--check"])
+    assert res.exit_code == 0, res.output
+    assert "1 (1 finished)" in res.output
+
+
+def test_invariant_check_finds_lost_money() -> None:
+    from rhineland import new_game
+    from rhineland.sim.invariants import InvariantError, check_invariants, total_money
+
+    game = new_game("18Rhl", ["A", "B", "C"])
+    start = total_money(game)
+    check_invariants(game, start)
+    game.players[0].cash -= 5
+    with pytest.raises(InvariantError, match=r"money is not conserved: .* was"):
+        check_invariants(game, start)
+    game.players[0].cash += 5
+    game.corporations["ADR"].certificates[1].owner = "nobody"
+    with pytest.raises(InvariantError, match="ADR_1 held by 'nobody'"):
+        check_invariants(game, start)

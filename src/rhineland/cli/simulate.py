@@ -15,6 +15,7 @@ its Wilson 95% interval, and its average score with a 95% interval.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections import Counter
@@ -132,13 +133,19 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
 @_options
 @click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
               help="Folder for each game's export.")
+@click.option("--check", is_flag=True,
+              help="Check the invariants after every action (money conserved, "
+              "certificates at 100%, no negative cash) and that each export replays to "
+              "the same result; a failure stops like an engine error.")
 def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
                  optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
-                 out: str | None) -> None:
+                 out: str | None, check: bool) -> None:
     """Play GAMES games of TITLE (18Rhl or 1893) between bots; print a table."""
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, out,
                    max_actions)
+    if check:
+        specs = [dataclasses.replace(s, check=True) for s in specs]
     console = Console(stderr=True)
     outcomes, wall = _play(specs, jobs, console)
     _stop_on_error(outcomes)

@@ -4,7 +4,8 @@
 A :class:`GameSpec` names one game (title, seed, one bot per seat, optional rules);
 :func:`run_game` plays it in the calling process and returns a picklable
 :class:`GameOutcome` (writing the export when asked, and always the failing
-game's export on an engine error); :func:`run_batch` runs specs over ``jobs``
+game's export on an engine error; with ``check``, the invariants after every
+action and the export's replay to the same result); :func:`run_batch` runs specs over ``jobs``
 processes (``concurrent.futures``) and yields outcomes as they finish, stopping
 at the first error.
 """
@@ -21,8 +22,11 @@ from pathlib import Path
 import orjson
 
 from rhineland.bots import BotGameError, make_bot, play_game
+from rhineland.engine.actions import Action
+from rhineland.engine.game import Game
 from rhineland.engine.titledata import optional_rules_of
-from rhineland.io.export import to_export
+from rhineland.io.export import parse_export, replay, to_export
+from rhineland.sim.invariants import InvariantError, check_invariants, total_money
 from rhineland.titles import TITLES
 
 
@@ -39,6 +43,7 @@ class GameSpec:
     max_actions: int = 6000
     out_dir: str | None = None
     failure_dir: str = "."
+    check: bool = False
 
 
 @dataclass
@@ -84,9 +89,19 @@ def run_game(spec: GameSpec) -> GameOutcome:
     start = time.perf_counter()
     bots = [make_bot(name, spec.seed * 1000 + i) for i, name in enumerate(spec.bots)]
     out = GameOutcome(spec)
+    money: list[int] = []
+
+    def check(game: Game, action: Action) -> None:
+        if not money:
+            money.append(total_money(game))
+        check_invariants(game, money[0])
+
     try:
         played = play_game(spec.title, bots, seed=spec.seed,
-                           optional_rules=spec.optional_rules, max_actions=spec.max_actions)
+                           optional_rules=spec.optional_rules, max_actions=spec.max_actions,
+                           on_action=check if spec.check else None)
+        if spec.check and played.finished:
+            _check_replay(played.game, played.result)
     except BotGameError as exc:
         out.error = str(exc)
         out.actions = len(exc.game.actions)
@@ -104,6 +119,18 @@ def run_game(spec: GameSpec) -> GameOutcome:
                                  to_export(played.game))
     out.seconds = time.perf_counter() - start
     return out
+
+
+def _check_replay(game: Game, result: dict[int, int]) -> None:
+    """Raise :class:`BotGameError` unless ``game``'s export (through JSON text) replays
+    to a finished game with ``result``."""
+    try:
+        again = replay(parse_export(orjson.loads(orjson.dumps(to_export(game)))))
+    except Exception as exc:
+        raise BotGameError(game, exc) from exc
+    if not again.is_terminal or again.result() != result:
+        raise BotGameError(game, InvariantError(
+            f"the export replays to {again.result()}, not {result}"))
 
 
 def run_batch(specs: Sequence[GameSpec], jobs: int = 1) -> Iterator[GameOutcome]:
