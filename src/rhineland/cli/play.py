@@ -17,6 +17,7 @@ End of input is ``quit``.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import click
@@ -49,10 +50,10 @@ class Session:
         self.shown: list[Choice] = []
         self.shown_at: int | None = None  # len(game.actions) when the moves were shown
 
-    def run(self, lines: object) -> int:
+    def run(self, lines: Iterable[str]) -> int:
         """Play until the game ends or ``quit``; ``lines`` yields input lines.
         Returns the exit status (0)."""
-        it = iter(lines)  # type: ignore[call-overload]
+        it = iter(lines)
         while True:
             self._bots_move()
             if self.game.is_terminal:
