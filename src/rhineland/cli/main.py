@@ -15,9 +15,11 @@ import click
 import orjson
 
 from rhineland.cli.errors import fail, fail_illegal, fail_input
+from rhineland.cli.play import play_cmd
 from rhineland.cli.render import render_cmd
 from rhineland.cli.report import report_cmd
 from rhineland.cli.routes import replay_best_routes, routes_cmd
+from rhineland.cli.simulate import simulate_cmd, tournament_cmd
 from rhineland.engine.actions import Action
 from rhineland.engine.game import Game
 from rhineland.errors import ExportError, GameError
@@ -201,6 +203,9 @@ def _leniency_lines(game: Game, trust: bool, standing_ids: set[int | None]) -> l
 cli.add_command(routes_cmd)
 cli.add_command(render_cmd)
 cli.add_command(report_cmd)
+cli.add_command(simulate_cmd)
+cli.add_command(play_cmd)
+cli.add_command(tournament_cmd)
 
 
 def main() -> None:

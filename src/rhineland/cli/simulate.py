@@ -1,0 +1,214 @@
+"""``rhineland simulate`` and ``rhineland tournament``: many bot games over local processes.
+
+``rhineland simulate TITLE --games N --players K --bots random,greedy [--seed S]
+[--jobs J] [--out DIR] [--optional RULE ...] [--mixed-optional]`` plays N games
+(seeds S, S+1, ...) with the bots seated in turn (the list repeated to K seats and
+rotated by one seat per game), with a progress bar; writes each game's export
+to DIR; prints a table (actions and rounds per game, end reason, score spread)
+and the games per second.  On an engine error it stops, writes the failing
+game's export (to DIR, or the current directory) and exits with status 1.
+
+``rhineland tournament TITLE --games N --players K --bots greedy,random ...``
+plays the same way and prints each bot's win rate (a tie for first shared) with
+its Wilson 95% interval, and its average score with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import time
+from collections import Counter
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rhineland.bots import make_bot
+from rhineland.cli.errors import fail
+from rhineland.engine.titledata import optional_rules_of
+from rhineland.sim.batch import GameOutcome, GameSpec, draw_optional_rules, run_batch, seat_bots
+from rhineland.sim.stats import standings
+from rhineland.titles import TITLES, get_title
+
+PER_GAME_ROWS = 40
+"""Up to this many games the table has a row per game; beyond, a summary only."""
+
+
+def _check(title: str, players: int, bots: str, optional: tuple[str, ...],
+           games: int, jobs: int) -> list[str]:
+    """The bot names; exits with a one-line error for a bad argument."""
+    if title not in TITLES:
+        fail("bad_argument", f"unknown title {title!r} (titles: {', '.join(TITLES)})")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        fail("bad_argument", "--bots: name at least one bot (random, greedy, mcts, mcts:N)")
+    for n in names:
+        try:
+            make_bot(n)
+        except ValueError as exc:
+            fail("bad_argument", f"--bots: {exc}")
+    known = optional_rules_of(TITLES[title].package)
+    for rule in optional:
+        if rule not in known:
+            fail("bad_argument", f"--optional: {title} has no optional rule {rule!r} "
+                 f"(rules: {', '.join(known)})")
+    if games < 1:
+        fail("bad_argument", "--games must be at least 1")
+    if jobs < 1:
+        fail("bad_argument", "--jobs must be at least 1")
+    allowed = sorted(get_title(title).data.players)
+    if players not in allowed:
+        fail("bad_argument", f"--players: {title} is for "
+             f"{', '.join(map(str, allowed))} players, not {players}")
+    return names
+
+
+def _specs(title: str, games: int, players: int, names: list[str], seed: int,
+           optional: tuple[str, ...], mixed: bool, out: str | None,
+           max_actions: int) -> list[GameSpec]:
+    return [
+        GameSpec(title, seed + g, seat_bots(names, players, g),
+                 draw_optional_rules(title, seed + g) if mixed else optional,
+                 max_actions, out, out or ".")
+        for g in range(games)
+    ]
+
+
+def _play(specs: list[GameSpec], jobs: int, console: Console) -> tuple[list[GameOutcome], float]:
+    """Run the games with a progress bar; the outcomes (in seed order) and the wall time."""
+    outcomes: list[GameOutcome] = []
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task("games", total=len(specs))
+        for outcome in run_batch(specs, jobs):
+            outcomes.append(outcome)
+            progress.advance(task)
+    outcomes.sort(key=lambda o: o.spec.seed)
+    return outcomes, time.perf_counter() - start
+
+
+def _stdout() -> Console:
+    """Standard output for the tables; wide enough for a table row when piped."""
+    return Console(width=None if sys.stdout.isatty() else 160)
+
+
+def _stop_on_error(outcomes: list[GameOutcome]) -> None:
+    for o in outcomes:
+        if o.error is not None:
+            fail("engine_error", f"game {o.spec.title} seed {o.spec.seed} "
+                 f"(bots {','.join(o.spec.bots)}, rules {','.join(o.spec.optional_rules) or '-'}) "
+                 f"failed after {o.actions} actions: {o.error}; its export: {o.export_path}")
+
+
+def _options(f: click.decorators.FC) -> click.decorators.FC:
+    for opt in reversed([
+        click.argument("title"),
+        click.option("--games", "-n", type=int, default=10, show_default=True,
+                     help="Number of games."),
+        click.option("--players", "-p", type=int, default=3, show_default=True,
+                     help="Players per game."),
+        click.option("--bots", "-b", default="random", show_default=True,
+                     help="Bots, comma separated (random, greedy, mcts, mcts:N), seated in "
+                     "turn and rotated by one seat per game."),
+        click.option("--seed", "-s", type=int, default=0, show_default=True,
+                     help="Seed of the first game (the next games: seed+1, ...)."),
+        click.option("--jobs", "-j", type=int, default=1, show_default=True,
+                     help="Local processes."),
+        click.option("--optional", "optional", multiple=True,
+                     help="An optional rule for every game (repeatable)."),
+        click.option("--mixed-optional", is_flag=True,
+                     help="Draw each game's optional rules from its seed."),
+        click.option("--max-actions", type=int, default=6000, show_default=True,
+                     help="Stop a game (unfinished) after this many actions."),
+    ]):
+        f = opt(f)
+    return f
+
+
+@click.command("simulate", short_help="Play many bot games; exports and a table.")
+@_options
+@click.option("--out", "-o", type=click.Path(file_okay=False), default=None,
+              help="Folder for each game's export.")
+@click.option("--check", is_flag=True,
+              help="Check the invariants after every action (money conserved, "
+              "certificates at 100%, no negative cash) and that each export replays to "
+              "the same result; a failure stops like an engine error.")
+def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
+                 optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
+                 out: str | None, check: bool) -> None:
+    """Play GAMES games of TITLE (18Rhl or 1893) between bots; print a table."""
+    names = _check(title, players, bots, optional, games, jobs)
+    specs = _specs(title, games, players, names, seed, optional, mixed_optional, out,
+                   max_actions)
+    if check:
+        specs = [dataclasses.replace(s, check=True) for s in specs]
+    console = Console(stderr=True)
+    outcomes, wall = _play(specs, jobs, console)
+    _stop_on_error(outcomes)
+    out_console = _stdout()
+    if len(outcomes) <= PER_GAME_ROWS:
+        table = Table(title=f"{title}: {len(outcomes)} games")
+        for col in ("seed", "bots", "rules", "actions", "rounds", "end", "scores", "spread"):
+            table.add_column(col, justify="right" if col in ("actions", "rounds", "spread")
+                             else "left")
+        for o in outcomes:
+            table.add_row(str(o.spec.seed), ",".join(o.spec.bots),
+                          ",".join(o.spec.optional_rules) or "-", str(o.actions), str(o.rounds),
+                          o.end_reason or "unfinished", " ".join(map(str, o.scores)),
+                          str(o.spread))
+        out_console.print(table)
+    _summary(out_console, outcomes, wall, jobs)
+    if any(not o.finished for o in outcomes):
+        sys.exit(1)
+
+
+def _summary(console: Console, outcomes: list[GameOutcome], wall: float, jobs: int) -> None:
+    finished = [o for o in outcomes if o.finished]
+    reasons = Counter(o.end_reason or "unfinished" for o in outcomes)
+
+    def span(values: list[int]) -> str:
+        if not values:
+            return "-"
+        return f"mean {sum(values) / len(values):.0f}, min {min(values)}, max {max(values)}"
+
+    table = Table(title="summary", show_header=False)
+    table.add_row("games", f"{len(outcomes)} ({len(finished)} finished)")
+    table.add_row("end reasons", ", ".join(f"{k} {v}" for k, v in reasons.most_common()))
+    table.add_row("actions per game", span([o.actions for o in outcomes]))
+    table.add_row("rounds per game", span([o.rounds for o in outcomes]))
+    table.add_row("score spread (M)", span([o.spread for o in finished]))
+    table.add_row("games/s", f"{len(outcomes) / wall:.3f} ({wall:.1f} s wall, {jobs} "
+                  f"job{'s' if jobs != 1 else ''}; "
+                  f"{sum(o.seconds for o in outcomes) / max(1, len(outcomes)):.2f} s per game)")
+    console.print(table)
+
+
+@click.command("tournament", short_help="Bots against each other: win rates with intervals.")
+@_options
+def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
+                   optional: tuple[str, ...], mixed_optional: bool, max_actions: int) -> None:
+    """Play GAMES games of TITLE between bots with seats rotated; print each bot's win
+    rate (Wilson 95% interval) and average score (95% interval)."""
+    names = _check(title, players, bots, optional, games, jobs)
+    specs = _specs(title, games, players, names, seed, optional, mixed_optional, None,
+                   max_actions)
+    console = Console(stderr=True)
+    outcomes, wall = _play(specs, jobs, console)
+    _stop_on_error(outcomes)
+    table = Table(title=f"{title}: {len(outcomes)} games, {players} players, seats rotated")
+    for col in ("bot", "seats", "wins", "win rate", "95% CI", "avg score (M)"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for st in sorted(standings(outcomes).values(), key=lambda s: -s.win_rate):
+        lo, hi = st.win_ci
+        mean, half = st.score
+        table.add_row(st.bot, str(st.seats), f"{st.wins:g}", f"{st.win_rate:.1%}",
+                      f"{lo:.1%}-{hi:.1%}", f"{mean:.0f} ± {half:.0f}")
+    out = _stdout()
+    out.print(table)
+    unfinished = sum(1 for o in outcomes if not o.finished)
+    out.print(f"{len(outcomes) / wall:.3f} games/s; even odds {1 / players:.1%} a seat"
+              + (f"; {unfinished} unfinished (not counted)" if unfinished else ""))

@@ -1,0 +1,154 @@
+"""``rhineland simulate`` and ``rhineland tournament`` (:mod:`rhineland.cli.simulate`), the
+batch runner (:mod:`rhineland.sim.batch`) and the tournament statistics
+(:mod:`rhineland.sim.stats`), with a bounded number of short games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rhineland import Game, load_export, replay
+from rhineland.bots import RandomBot
+from rhineland.cli.main import cli
+from rhineland.engine.actions import Action
+from rhineland.sim import batch
+from rhineland.sim.batch import GameOutcome, GameSpec, run_batch, seat_bots
+from rhineland.sim.stats import mean_ci, standings, wilson
+
+
+def test_simulate_writes_exports_that_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "2", "--players", "2",
+                                   "--bots", "random", "--seed", "11", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["1893-11.json", "1893-12.json"]
+    for name in files:
+        game = replay(load_export(out / name))
+        assert game.is_terminal
+        scores = " ".join(str(game.result()[p]) for p in sorted(game.result()))
+        assert scores in res.output
+    assert "games/s" in res.output and "2 (2 finished)" in res.output
+
+
+class Boom:
+    """Bots that play randomly until the 40th decision of all of them, which raises."""
+
+    name = "boom"
+    calls = 0
+
+    def __init__(self) -> None:
+        self.inner = RandomBot(1)
+
+    def choose(self, game: Game, entity: int) -> Action:
+        Boom.calls += 1
+        if Boom.calls == 40:
+            raise KeyError("engine bug stand-in")
+        return self.inner.choose(game, entity)
+
+
+def test_simulate_stops_on_an_error_and_writes_the_failing_export(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "make_bot", lambda name, seed=0: Boom())
+    res = CliRunner().invoke(cli, ["simulate", "18Rhl", "--games", "3", "--players", "3",
+                                   "--out", str(tmp_path)])
+    assert res.exit_code == 1
+    assert "seed 0" in res.output and "KeyError" in res.output
+    assert "Traceback" not in res.output
+    failed = tmp_path / "18Rhl-0-failed.json"
+    assert failed.exists()
+    game = replay(load_export(failed))  # the 39 actions played before the error
+    assert len(game.actions) == 39 and not game.is_terminal
+    assert not (tmp_path / "18Rhl-1.json").exists()
+
+
+def test_simulate_refuses_bad_arguments() -> None:
+    runner = CliRunner()
+    res = runner.invoke(cli, ["simulate", "18Rhx"])
+    assert res.exit_code == 2 and "unknown title '18Rhx'" in res.output
+    res = runner.invoke(cli, ["simulate", "18Rhl", "--bots", "random,smart"])
+    assert res.exit_code == 2 and "unknown bot 'smart'" in res.output
+    res = runner.invoke(cli, ["simulate", "1893", "--optional", "nope"])
+    assert res.exit_code == 2 and "no optional rule 'nope'" in res.output
+    res = runner.invoke(cli, ["simulate", "18Rhl", "--bots", "mcts:x"])
+    assert res.exit_code == 2 and "bad MCTS iteration count" in res.output
+    res = runner.invoke(cli, ["simulate", "18Rhl", "--players", "9", "--games", "1"])
+    assert res.exit_code == 2 and "18Rhl is for 3, 4, 5, 6 players, not 9" in res.output
+
+
+def test_two_jobs_give_the_same_games_as_one(tmp_path: Path) -> None:
+    """Two processes play the same games as one: identical exports (first 200 actions)."""
+    def run(jobs: int) -> dict[str, bytes]:
+        out = tmp_path / f"jobs{jobs}"
+        specs = [GameSpec("1893", s, ("random", "greedy"), max_actions=200, out_dir=str(out))
+                 for s in (21, 22, 23)]
+        outcomes = list(run_batch(specs, jobs))
+        assert sorted(o.spec.seed for o in outcomes) == [21, 22, 23]
+        assert all(o.actions == 200 and o.error is None for o in outcomes)
+        return {p.name: p.read_bytes() for p in out.iterdir()}
+
+    one, two = run(1), run(2)
+    assert len(one) == 3
+    assert one == two
+
+
+def test_seats_rotate() -> None:
+    assert seat_bots(["greedy", "random"], 3, 0) == ("greedy", "random", "greedy")
+    assert seat_bots(["greedy", "random"], 3, 1) == ("random", "greedy", "random")
+    assert seat_bots(["a", "b", "c"], 3, 2) == ("c", "a", "b")
+
+
+def test_wilson_and_mean_intervals() -> None:
+    lo, hi = wilson(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson(0, 20)
+    assert lo == 0.0 and round(hi, 4) == 0.1611
+    assert wilson(0, 0) == (0.0, 1.0)
+    mean, half = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5 and round(half, 4) == round(1.959963984540054 * (5 / 12) ** 0.5, 4)
+
+
+def test_standings_share_ties() -> None:
+    spec = GameSpec("18Rhl", 0, ("greedy", "random", "greedy"))
+    outs = [GameOutcome(spec, finished=True, scores=[10, 30, 30]),
+            GameOutcome(spec, finished=True, scores=[50, 20, 10]),
+            GameOutcome(spec, finished=False)]
+    st = standings(outs)
+    assert st["greedy"].seats == 4 and st["greedy"].wins == 1.5
+    assert st["random"].seats == 2 and st["random"].wins == 0.5
+    assert st["greedy"].scores == [10, 30, 50, 10]
+
+
+def test_tournament_prints_each_bot() -> None:
+    res = CliRunner().invoke(cli, ["tournament", "18Rhl", "--games", "1", "--players", "3",
+                                   "--bots", "greedy,random", "--seed", "2"])
+    assert res.exit_code == 0, res.output
+    lines = {ln.split()[1]: ln for ln in res.output.splitlines()
+             if ln.strip().startswith("│") and len(ln.split()) > 2}
+    assert "greedy" in lines and "random" in lines
+    assert "even odds 33.3%" in res.output
+
+
+def test_simulate_check_verifies_invariants_and_replay() -> None:
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "1", "--players", "2",
+                                   "--bots", "random", "--seed", "2", "--check"])
+    assert res.exit_code == 0, res.output
+    assert "1 (1 finished)" in res.output
+
+
+def test_invariant_check_finds_lost_money() -> None:
+    from rhineland import new_game
+    from rhineland.sim.invariants import InvariantError, check_invariants, total_money
+
+    game = new_game("18Rhl", ["A", "B", "C"])
+    start = total_money(game)
+    check_invariants(game, start)
+    game.players[0].cash -= 5
+    with pytest.raises(InvariantError, match=r"money is not conserved: .* was"):
+        check_invariants(game, start)
+    game.players[0].cash += 5
+    game.corporations["ADR"].certificates[1].owner = "nobody"
+    with pytest.raises(InvariantError, match="ADR_1 is held by 'nobody'"):
+        check_invariants(game, start)
