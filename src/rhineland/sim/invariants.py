@@ -3,8 +3,9 @@
 * money is conserved: bank + players + corporations + minors (M) stays what it was;
 * each corporation's certificates sum to 100% and are held by the IPO, the market or a
   player;
-* no cash is negative, except a corporation's treasury in receivership (18Rhl: its debt
-  to the bank after a receivership train purchase) and a broken bank.
+* no cash is negative, except an 18Rhl corporation's treasury (its debt to the bank after
+  a receivership train purchase, kept when the company later leaves receivership) and a
+  broken bank.
 
 ``invariant_errors`` lists every broken invariant; ``check_invariants`` raises
 :class:`InvariantError` on the first (``rhineland simulate --check``).
@@ -14,6 +15,10 @@ from __future__ import annotations
 
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
+
+NEGATIVE_TREASURY_TITLES = frozenset({"18Rhl"})
+"""Titles whose rules may leave a corporation's treasury below 0 M (18Rhl's bankruptcy
+rule: the bank lends the train's price)."""
 
 
 class InvariantError(AssertionError):
@@ -45,7 +50,7 @@ def invariant_errors(game: Game, start_money: int) -> list[str]:
         for cert in corp.certificates:
             if not (cert.owner in (IPO, MARKET) or isinstance(cert.owner, int)):
                 out.append(f"{cert.id} is held by {cert.owner!r}")
-        if corp.cash < 0 and not corp.receivership:
+        if corp.cash < 0 and game.data.title not in NEGATIVE_TREASURY_TITLES:
             out.append(f"{corp.sym} has {corp.cash}M")
     out.extend(f"{p.name} has {p.cash}M" for p in game.players if p.cash < 0)
     out.extend(f"{m.sym} has {m.cash}M" for m in game.minors.values() if m.cash < 0)
