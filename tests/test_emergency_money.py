@@ -4,8 +4,10 @@ Rules (seeds 000/001 "Emergency sell"; reference facts ``ebuy_pres_swap: true``,
 ``ebuy_sell_more_than_needed: false``, ``ebuy_depot_train_must_be_cheapest: true``,
 ``market_share_limit: 50``), checked at real positions of reference games:
 
-* only enough: a bundle one share smaller must fall short of the cheapest train
-  (``train.emergency_sell_excess``);
+* only enough: the sale less its smallest certificate must fall short of the cheapest
+  train (``train.emergency_sell_excess``); a 20% certificate is sold whole;
+* after a sale, a train from another company (1893) costs more than the company and
+  its president had before the last share sold (``train.emergency_spend``);
 * the operating company's presidency may not pass; another company's may
   (``train.emergency_presidency``);
 * nothing is sold once treasury and president's cash cover the cheapest train
@@ -21,9 +23,10 @@ import pytest
 
 from reference import ReferenceGames, needs_shared
 from rhineland import GameError
-from rhineland.engine.actions import Bankrupt, SellShares
+from rhineland.engine.actions import Bankrupt, BuyTrain, SellShares
 from rhineland.engine.emergency import emergency_means, emergency_need
 from rhineland.engine.game import Game
+from rhineland.engine.legal.choices import AmountRange
 
 RHL = ReferenceGames("18Rhl")
 G1893 = ReferenceGames("1893")
@@ -35,7 +38,7 @@ def sell(pid: int, *shares: str, percent: int) -> SellShares:
     return SellShares(entity=pid, shares=shares, percent=percent)
 
 
-def refusal(game: Game, action: SellShares | Bankrupt) -> str:
+def refusal(game: Game, action: SellShares | Bankrupt | BuyTrain) -> str:
     with pytest.raises(GameError) as info:
         game.process(action)
     return info.value.rule
@@ -133,3 +136,31 @@ def test_no_bankruptcy_while_shares_cover_the_train() -> None:
     assert refusal(game, Bankrupt(entity="GVE", entity_type="corporation")) == (
         "bankrupt.can_pay")
     assert not any(isinstance(a, Bankrupt) for a in game.legal_actions())
+
+
+def test_1893_whole_20_percent_certificate_and_least_spend_after_a_sale() -> None:
+    """generated2 g518 before #240: RSE (9M) must buy a train; the cheapest, a 3-train,
+    costs 180M and its president has 149M: 22M are missing.  The president's AGV_2 is
+    a 20% certificate: sold whole, it is legal although 10% would do (the sale less
+    its smallest certificate is nothing).  After selling AGV_1 (10% at 120M) a train
+    from another company (``ebuy_from_others: value``) must cost more than RSE and its
+    president had before that share: at least 9 + 269 - 120 + 1 = 159M."""
+    game = G1893.position("generated2/g518", 239)
+    rse = game.state.round.current_entity(game)
+    assert (rse.sym, rse.cash, game.player(1001).cash) == ("RSE", 9, 149)
+    assert emergency_need(game, rse, game.player(1001)) == 22
+    assert game.corporation("AGV").certificates[2].percent == 20
+    assert listed_sales(game) == {(("AGV_2",), 20), (("AGV_1",), 10), (("HGK_3",), 10)}
+
+    game.process(sell(1001, "AGV_1", percent=10))
+    assert game.player(1001).cash == 269
+    other = BuyTrain(entity="RSE", entity_type="corporation", train="4-1", price=158)
+    assert game.train("4-1").owner == "AGV"
+    assert refusal(game, other) == "train.emergency_spend"
+    spans = {a.action.train: (a.min, a.max) for a in game.legal_actions()
+             if isinstance(a, AmountRange) and isinstance(a.action, BuyTrain)}
+    # up to face value (3-train 180M) or what RSE and its president have (278M)
+    assert spans == {"3-2": (159, 180), "3-0": (159, 180), "4-1": (159, 278),
+                     "4-3": (159, 278), "5-0": (159, 278)}
+    assert game.is_legal(BuyTrain(entity="RSE", entity_type="corporation", train="4-1",
+                                  price=159))

@@ -11,8 +11,8 @@ shares; the reference facts ``rules``: ``ebuy_depot_train_must_be_cheapest``,
 * A sale (:func:`check_emergency_sale`) may not fill the market pool beyond the
   market limit (50%), may not be of a corporation that has not operated, may not
   pass the presidency of the operating company to another player (with
-  ``ebuy_pres_swap`` false, of no company), and must sell only enough: a bundle
-  one share smaller must fall short of the need (unless
+  ``ebuy_pres_swap`` false, of no company), and must sell only enough: the sale
+  less one certificate (:func:`smallest_step`) must fall short of the need (unless
   ``ebuy_sell_more_than_needed``).
 * Bankruptcy (:func:`emergency_means`): only when the treasury, the president's
   cash and every share they could sell (:func:`emergency_bundles`) together fall
@@ -87,6 +87,22 @@ def check_sale_basics(game: Game, player: Player, corp: Corporation, percent: in
         )
 
 
+def check_bundle_percent(corp: Corporation, certs: list[Certificate], percent: int) -> None:
+    """A sale's ``percent`` matches its certificates: their sum, or, when the president's
+    certificate is among them, their sum less a part of it kept (in 10% steps; the part
+    sold goes by a presidency swap).  Raises ``GameError`` (``"stock.sell_percent"``)."""
+    others = sum(c.percent for c in certs if not c.president)
+    pres = sum(c.percent for c in certs if c.president)
+    ok = percent == others if not pres else (
+        others < percent <= others + pres and (percent - others) % 10 == 0)
+    if not ok:
+        ids = ", ".join(c.id for c in certs)
+        raise GameError(
+            f"a sale of {ids} ({others + pres}% of {corp.sym}) cannot be of {percent}%",
+            "stock.sell_percent",
+        )
+
+
 def check_emergency_sale(game: Game, entity: Any, player: Player, corp: Corporation,
                          certs: list[Certificate], percent: int) -> None:
     """Whether ``player``, president of ``entity`` which must buy a train, may sell
@@ -95,7 +111,8 @@ def check_emergency_sale(game: Game, entity: Any, player: Player, corp: Corporat
     (:meth:`~rhineland.engine.rules_stock.StockRules.check_sell`: the market limits of
     :func:`check_sale_basics`), ``"train.emergency_presidency"`` (the operating
     company's presidency would pass), ``"train.emergency_sell_excess"`` (more than
-    needed: a bundle one share smaller would cover the train)."""
+    needed: the sale less its smallest certificate, :func:`smallest_step`, would cover
+    the train)."""
     need = emergency_need(game, entity, player)
     if need <= 0:
         raise GameError(
@@ -115,15 +132,23 @@ def check_emergency_sale(game: Game, entity: Any, player: Player, corp: Corporat
         )
     assert corp.share_price is not None
     share = corp.share_price.price
+    smaller = percent - smallest_step(certs)
     if not game.data.rules.get("ebuy_sell_more_than_needed", False) and (
-        share * percent // 10 - share >= need
+        share * smaller // 10 >= need
     ):
         raise GameError(
             f"{player.name} must sell only enough for the train: {need}M are missing, "
-            f"{percent}% of {corp.sym} bring {share * percent // 10}M, one share less "
-            f"would do",
+            f"{percent}% of {corp.sym} bring {share * percent // 10}M, {smaller}% "
+            f"(one certificate less) would do",
             "train.emergency_sell_excess",
         )
+
+
+def smallest_step(certs: list[Certificate]) -> int:
+    """Percent by which a sale of ``certs`` is one certificate smaller: its smallest
+    certificate, the president's counted whole (a 20% certificate is sold whole; the
+    reference engine's "next smaller bundle")."""
+    return min((c.percent for c in certs), default=10)
 
 
 def emergency_bundles(game: Game, entity: Any,

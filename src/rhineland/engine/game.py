@@ -454,13 +454,19 @@ class Game:
         self.title.before_action(self, action)
         self.round.process(self, action)
         self.title.after_action(self, action)
+        self.end_if_all_bankrupt()
+
+    def end_if_all_bankrupt(self) -> bool:
+        """End the game when every player is bankrupt: no one is left to act (the
+        reference leaves this case undefined; its bankruptcy end is one player or all
+        but one, and 18Rhl's end check has no bankruptcy at all).  Returns whether
+        the game is over for that reason."""
         st = self.state
         if not st.finished and all(p.bankrupt for p in st.players):
-            # no solvent player is left to act: the game is over (the reference leaves
-            # this case undefined; its bankruptcy limit is one player or all but one)
             st.finished = True
             st.game_end_reason = "bankrupt"
             st.ended_mid_round = True
+        return st.finished and st.game_end_reason == "bankrupt"
 
     def use_leniency(self, use: LeniencyUse) -> None:
         """Record an action accepted under a leniency (``use.rule`` is refused by the

@@ -164,8 +164,9 @@ class StockRules:
         Every sale (stock round or emergency) passes this check before anything changes,
         and it only reads the state: the legal-action generator leaves out the bundles
         it refuses without trying them."""
-        from rhineland.engine.emergency import check_sale_basics
+        from rhineland.engine.emergency import check_bundle_percent, check_sale_basics
 
+        check_bundle_percent(corp, certs, percent)
         check_sale_basics(game, player, corp, percent)
 
     def after_shares_sold(self, game: Game, player: Player, corp: Corporation,

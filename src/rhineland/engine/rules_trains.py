@@ -141,6 +141,7 @@ class TrainRules:
         if price < 1:
             raise GameError(f"a train between companies costs at least 1M, not {price}M",
                             "train.price")
+        self.check_emergency_spend(game, rnd, entity, train, price)
         self.check_train_room(game, entity)
         if price > entity.cash:
             self.emergency_from_other(game, entity, train, price)
@@ -149,6 +150,28 @@ class TrainRules:
         train.owner = entity.sym
         entity.trains.append(train)
         game.add_log(f"{entity.sym} buys {train.id} from {seller.sym} for {price}M")
+
+    def check_emergency_spend(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
+                              price: int) -> None:
+        """After an emergency sale (``ebuy_from_others: value``), a train from another
+        company below its face value must cost more than the company and its president
+        had before the last share sold: at least treasury + president's cash - that
+        share's price + 1 (M), so the sale was needed for it (the reference engine's
+        least spend).  Raises ``GameError`` (``"train.emergency_spend"``)."""
+        sold_at = rnd.turn_state.last_sale_share_price
+        owners = game.entity_owner_ids(entity)
+        if (sold_at is None or not owners or entity.cash >= train.spec.price
+                or game.data.rules.get("ebuy_from_others", "never") != "value"):
+            return
+        least = entity.cash + game.player(owners[0]).cash - sold_at + 1
+        if price < least:
+            raise GameError(
+                f"after selling a share at {sold_at}M {entity.sym} must spend at least "
+                f"{least}M on {train.id} ({entity.cash}M treasury + "
+                f"{game.player(owners[0]).cash}M of its president - {sold_at}M + 1M), not "
+                f"{price}M",
+                "train.emergency_spend",
+            )
 
     def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
         """A company short of cash for another company's train: the president adds the

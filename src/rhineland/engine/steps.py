@@ -2,7 +2,9 @@
 
 A :class:`Step` says which action types it takes from an entity now
 (:meth:`Step.actions`), whether it blocks the round until it is resolved
-(:attr:`Step.blocks`), checks an action (:meth:`Step.check`, raising
+(:attr:`Step.blocks`), lists its candidate decisions for the legal-action
+generator (:meth:`Step.candidates`, a superset of the legal ones that the
+generator tries against :meth:`Step.check`), checks an action (:meth:`Step.check`, raising
 ``GameError`` with the rule id, the state untouched) and applies it
 (:meth:`Step.apply`).
 
@@ -24,6 +26,7 @@ from rhineland.engine.actions import Action
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
 
 
@@ -40,6 +43,12 @@ class Step:
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """The action types this step takes from ``entity`` now (empty: none)."""
         return frozenset()
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """The step's candidate decisions for the operator ``entity`` now: a superset of
+        the legal ones (the generator keeps those :meth:`check` accepts), reading the
+        state only.  Default: none."""
+        return []
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Whether ``action`` is for this step now: its type is one of

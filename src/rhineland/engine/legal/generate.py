@@ -1,9 +1,10 @@
 """The legal-action generator: every legal action of every entity that may act now.
 
-Each round kind has a generator (the waterfall auction, the stock round, the
-operating round by step; a title adds its own rounds and actions through the
-hooks of :class:`~rhineland.engine.legal.hooks.LegalRules`).  A generator
-lists the candidate decisions of the round's current step, a superset of what
+In the stock and operating rounds each declared step lists its own candidates
+(:meth:`rhineland.engine.steps.Step.candidates`; a title changes them by
+subclassing its steps); the waterfall auction has its generator here, and a
+title's own rounds theirs (:class:`~rhineland.engine.legal.hooks.LegalRules`).
+A generator lists the candidate decisions of the round's current step, a superset of what
 the rules allow, reading the state only; :func:`resolve` then keeps those the
 rules accept (:class:`Trial`: the very checks ``process`` makes).  Tile lays
 and token placements come from the board legality module, which lists exactly
@@ -21,8 +22,6 @@ from rhineland.engine.actions import (
     Bid,
     BuyShares,
     BuyTrain,
-    DiscardTrain,
-    Dividend,
     EntityType,
     LayTile,
     Par,
@@ -250,9 +249,18 @@ def auction_candidates(game: Game, rnd: WaterfallAuction) -> list[Candidate]:
 
 # -- the stock round --------------------------------------------------------------------------
 def stock_candidates(game: Game, rnd: StockRound) -> list[Candidate]:
-    """Pass, sell any bundle, buy one certificate (IPO or market), start a corporation, and
-    the title's own stock actions."""
+    """The declared stock-round steps' candidates for the player whose turn it is
+    (:meth:`rhineland.engine.steps.Step.candidates`), in the title's order."""
     player: Player = rnd.current_entity(game)
+    out: list[Candidate] = []
+    for step in game.title.stock_steps(game):
+        out.extend(step.candidates(game, rnd, player))
+    return out
+
+
+def share_candidates(game: Game, player: Player) -> list[Candidate]:
+    """Pass, start (par) or buy one certificate (IPO or market) of each corporation,
+    and sell any bundle: the common stock-round turn's candidates."""
     out: list[Candidate] = [Pass(entity=player.id)]
     for corp in game.corporations.values():
         if corp.closed:
@@ -262,7 +270,6 @@ def stock_candidates(game: Game, rnd: StockRound) -> list[Candidate]:
         else:
             out.extend(buy_share_actions(game, player, corp))
     out.extend(sell_share_actions(game, player))
-    out.extend(game.title.stock_extra_candidates(game, rnd, player))
     return out
 
 
@@ -287,31 +294,25 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
 
 
 def operating_candidates(game: Game, rnd: OperatingRound) -> list[Candidate]:
-    """The current step's decisions: discard, track, token, route, dividend, trains (with
-    emergency sales and bankruptcy), and the title's own (private abilities ...)."""
+    """The declared steps' candidates (:meth:`rhineland.engine.steps.Step.candidates`):
+    while a discard is pending, the discard step's alone; else the current blocking
+    step's (none while a title's inserted step, e.g. 18Rhl's special token, waits),
+    then each step open all turn (its :meth:`~rhineland.engine.steps.Step.actions`
+    not empty now), in the title's order."""
+    from rhineland.engine.rounds.operating_steps import DISCARD_TRAIN
+
     entity = rnd.current_entity(game)
     if entity is None:
         return []
-    step = rnd.step_name(game)
-    sym, etype = entity.sym, entity_type(entity)
+    if rnd.pending_discards:
+        return DISCARD_TRAIN.candidates(game, rnd, entity)
     out: list[Candidate] = []
-    if step == "discard_train":  # every company over its limit may discard, in any order
-        for over in [game.title.operator(game, s) for s in rnd.pending_discards]:
-            out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over), train=t.id)
-                       for t in over.trains)
-    elif step == "track":
-        out.extend(Listed(lay_action(game, entity, lay)) for lay in game.legal_tile_lays())
-        out.append(Pass(entity=sym, entity_type=etype))
-    elif step == "token":
-        out.extend(Listed(token_action(game, entity, spot)) for spot in game.legal_tokens())
-        out.append(Pass(entity=sym, entity_type=etype))
-    elif step == "route":
-        out.append(Listed(RouteChoice(sym, etype)))
-    elif step == "dividend":
-        out.extend(Dividend(entity=sym, entity_type=etype, kind=k) for k in DIVIDEND_KINDS)
-    elif step == "buy_train":
-        out.extend(train_candidates(game, entity))
-    out.extend(game.title.operating_extra_candidates(game, rnd, entity, step))
+    step = rnd.current_step(game, entity)
+    if step is not None and rnd.interrupt is None:
+        out.extend(step.candidates(game, rnd, entity))
+    for open_step in rnd.steps(game, entity):
+        if not open_step.blocks and open_step.actions(game, rnd, entity):
+            out.extend(open_step.candidates(game, rnd, entity))
     return out
 
 

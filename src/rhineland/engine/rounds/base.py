@@ -75,7 +75,10 @@ class Round:
 
 
 def finish_round(game: Game, rnd: Round) -> None:
-    """End ``rnd`` and start the title's next round."""
+    """End ``rnd`` and start the title's next round (none once every player is
+    bankrupt: :meth:`~rhineland.engine.game.Game.end_if_all_bankrupt`)."""
+    if game.end_if_all_bankrupt():
+        return
     nxt = game.title.next_round(game, rnd)
     if nxt is None:
         return  # the game is over: the last round stays current

@@ -33,11 +33,14 @@ if TYPE_CHECKING:
 @dataclass
 class TurnState:
     """What an operator's turn remembers beyond the step: an emergency sale happened
-    (``emergency_sold``: depot trains only, where the title says so), a teleport lay
-    waits for its special token (``teleport``: private, hex; 18Rhl), and the lay was
-    the track step's (``resume_after_track``)."""
+    (``emergency_sold``: depot trains only, where the title says so) and the price of
+    one share in the last one (``last_sale_share_price``, M, before the sale moved it:
+    the least spend on another company's train), a teleport lay waits for its special
+    token (``teleport``: private, hex; 18Rhl), and the lay was the track step's
+    (``resume_after_track``)."""
 
     emergency_sold: bool = False
+    last_sale_share_price: int | None = None
     teleport: tuple[str, str] | None = None
     resume_after_track: bool = False
 

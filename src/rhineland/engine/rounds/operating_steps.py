@@ -44,11 +44,13 @@ from rhineland.engine.actions import (
     RunRoutes,
     SellShares,
 )
+from rhineland.engine.legal.choices import Listed, RouteChoice
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
 
@@ -98,6 +100,16 @@ class TrackStep(OperatingStep):
         """``lay_tile`` and ``pass``."""
         return frozenset({LayTile.TYPE, Pass.TYPE})
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Every legal lay (the board legality module: tile and rotation, a private's
+        too), and pass."""
+        from rhineland.engine.legal.generate import entity_type, lay_action
+
+        out: list[Candidate] = [Listed(lay_action(game, entity, lay))
+                                for lay in game.legal_tile_lays()]
+        out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
+        return out
+
     def continues(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """After a lay: another lay allowed in this step?  Default: one lay or upgrade."""
         return False
@@ -129,6 +141,15 @@ class TokenStep(OperatingStep):
         """``place_token`` and ``pass``."""
         return frozenset({PlaceToken.TYPE, Pass.TYPE})
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Every legal token (the board legality module), and pass."""
+        from rhineland.engine.legal.generate import entity_type, token_action
+
+        out: list[Candidate] = [Listed(token_action(game, entity, spot))
+                                for spot in game.legal_tokens()]
+        out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
+        return out
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Place the token (:meth:`OperatingRules.place_token`), or pass."""
         orr = _or(rnd)
@@ -152,6 +173,12 @@ class RouteStep(OperatingStep):
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``run_routes`` (a ``pass`` is refused with the rule)."""
         return frozenset({RunRoutes.TYPE, Pass.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """The run-routes choice (the best routes offered, any valid set accepted)."""
+        from rhineland.engine.legal.generate import entity_type
+
+        return [Listed(RouteChoice(entity.sym, entity_type(entity)))]
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Run the trains (:meth:`OperatingRules.run_routes`); the revenue is kept."""
@@ -183,6 +210,13 @@ class DividendStep(OperatingStep):
         """``dividend`` (a ``pass`` is refused with the rule)."""
         return frozenset({Dividend.TYPE, Pass.TYPE})
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Each dividend kind an action may name (the title accepts some)."""
+        from rhineland.engine.legal.generate import DIVIDEND_KINDS, entity_type
+
+        etype = entity_type(entity)
+        return [Dividend(entity=entity.sym, entity_type=etype, kind=k) for k in DIVIDEND_KINDS]
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Pay out or withhold (:meth:`OperatingRules.pay_dividend`)."""
         orr = _or(rnd)
@@ -209,6 +243,14 @@ class BuyTrainStep(OperatingStep):
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``buy_train``, ``pass``, the president's ``sell_shares``, ``bankrupt``."""
         return frozenset({BuyTrain.TYPE, Pass.TYPE, SellShares.TYPE, Bankrupt.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Depot and other companies' trains, pass, and for a train the company must
+        buy the president's emergency sales and bankruptcy
+        (:func:`rhineland.engine.legal.generate.train_candidates`)."""
+        from rhineland.engine.legal.generate import train_candidates
+
+        return train_candidates(game, entity)
 
     def check_pass(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         """Refuse a pass while ``entity`` must buy and the depot offers a train
@@ -273,8 +315,11 @@ class BuyTrainStep(OperatingStep):
         if any(c.corporation != corp.sym for c in certs):
             raise GameError("a sale is of one corporation's shares", "stock.sell")
         check_emergency_sale(game, entity, player, corp, certs, action.percent)
+        assert corp.share_price is not None
+        share_price = corp.share_price.price
         sell_certificates(game, player, corp, certs, action.percent)
         rnd.turn_state.emergency_sold = True
+        rnd.turn_state.last_sale_share_price = share_price
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """The president declares bankruptcy; a title allowing it overrides this.
@@ -293,6 +338,16 @@ class DiscardTrainStep(Step):
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``discard_train`` (by any company over its limit)."""
         return frozenset({DiscardTrain.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Each train of each company over its limit (any of them, in any order)."""
+        from rhineland.engine.legal.generate import entity_type
+
+        out: list[Candidate] = []
+        for over in [game.title.operator(game, s) for s in _or(rnd).pending_discards]:
+            out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over),
+                                    train=t.id) for t in over.trains)
+        return out
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A discard by a company that owes one."""

@@ -20,6 +20,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.stock import StockRound
 
@@ -42,6 +43,13 @@ class BuySellParShares(Step):
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``sell_shares``, ``buy_shares``, ``par``, ``pass``."""
         return frozenset({SellShares.TYPE, BuyShares.TYPE, Par.TYPE, Pass.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Pass, each par and certificate purchase, each sale bundle
+        (:func:`rhineland.engine.legal.generate.share_candidates`)."""
+        from rhineland.engine.legal.generate import share_candidates
+
+        return share_candidates(game, entity)
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action left by the steps before it (it refuses what it does not know:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rhineland.engine.actions import Action, Bankrupt, BuyCompany
+from rhineland.engine.actions import Action, Bankrupt, BuyCompany, BuyTrain
 from rhineland.engine.entities import Minor, Player
 from rhineland.engine.rounds.operating_steps import (
     ROUTE,
@@ -31,6 +31,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
 
@@ -64,6 +65,19 @@ class BuyEvaFromPlayer(Step):
         if buyer is None or eva_seller(game, buyer) is None:
             return frozenset()
         return frozenset({BuyCompany.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Buying EVA: a price span from 1M up to the cash of whoever pays."""
+        from rhineland.engine.legal.choices import AmountSpan
+        from rhineland.engine.legal.generate import entity_type
+
+        eva = game.private(EVA)
+        owners = game.entity_owner_ids(entity)
+        payer = max([entity.cash] + [game.player(o).cash for o in owners[:1]])
+        return [AmountSpan(
+            BuyCompany(entity=entity.sym, entity_type=entity_type(entity), company=EVA,
+                       price=EVA_MIN_PRICE), "price", EVA_MIN_PRICE, payer, 1,
+            (eva.spec.value,), frozenset({"or.step"}))]
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator itself buys EVA, for 1M up to its president's cash.
@@ -139,6 +153,27 @@ class G1893Dividend(DividendStep):
 class G1893BuyTrain(BuyTrainStep):
     """A president who cannot pay for a train even after selling all they may goes
     bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """As the default, and trade-ins: an own train for a depot or discarded train
+        at its discount (each kind of depot train once, each discarded one)."""
+        from rhineland.engine.legal.generate import entity_type
+
+        out = super().candidates(game, rnd, entity)
+        seen: set[str] = set()
+        for new in game.title.available_depot_trains(game):
+            if new.owner is None:
+                if new.name in seen:
+                    continue
+                seen.add(new.name)
+            for old in entity.trains:
+                discount = (new.spec.discount or {}).get(old.name)
+                if discount is None:
+                    continue
+                out.append(BuyTrain(entity=entity.sym, entity_type=entity_type(entity),
+                                    train=new.id, price=new.spec.price - discount,
+                                    variant=new.name, exchange=old.id))
+        return out
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """Raises ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and

@@ -14,13 +14,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rhineland.engine.actions import Action, BuyCompany, BuyShares, Par, SellCompany
+from rhineland.engine.actions import Action, Assign, BuyCompany, BuyShares, Par, SellCompany
+from rhineland.engine.entities import MARKET
+from rhineland.engine.legal.choices import AmountSpan
 from rhineland.engine.rounds.stock_steps import BuySellParShares, stock_round
 from rhineland.engine.steps import Step
+from rhineland.titles.g1893.constants import is_bond
 from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.titles.g1893.rules import Cologne
 
@@ -37,6 +41,13 @@ class RagParPayment(Step):
     """After RAG's par by the FdSD's owner: how it is paid, before anything else."""
 
     name: ClassVar[str] = "rag_par_payment"
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """While the payment is pending: FdSD pays (``assign``); a pass (cash) is the
+        common step's."""
+        if cologne_state(game).rag_par_pending is None:
+            return []
+        return [Assign(entity=entity.id, target="FdSD", target_type="company")]
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action while the payment is pending."""
@@ -80,6 +91,16 @@ class FdsdExchange(Step):
 
     name: ClassVar[str] = "fdsd_exchange"
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """The FdSD takes the first RAG share in the market."""
+        rag = game.corporation("RAG")
+        in_market = sorted((c for c in rag.certs_of(MARKET) if not c.president),
+                           key=lambda c: c.index)
+        if not in_market:
+            return []
+        return [BuyShares(entity="FdSD", entity_type="company", shares=(in_market[0].id,),
+                          percent=in_market[0].percent)]
+
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A share buy by a private company."""
         return isinstance(action, BuyShares) and action.entity_type == "company"
@@ -94,6 +115,20 @@ class BuyCompanyInSr(Step):
     """EVA from its owner, an unsold Starting Package item or the next bond."""
 
     name: ClassVar[str] = "buy_company"
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Each unsold Starting Package item and the next bond at face value; EVA from
+        another player (a price span up to the buyer's cash)."""
+        title = _title(game)
+        out: list[Candidate] = [
+            BuyCompany(entity=entity.id, company=s, price=game.private(s).spec.value)
+            for s in [*title.unsold_package(game), *title.next_bond(game)]
+        ]
+        eva = game.private("EVA")
+        if not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id:
+            out.append(AmountSpan(BuyCompany(entity=entity.id, company="EVA", price=1),
+                                  "price", 1, max(entity.cash, 1), 1, (eva.spec.value,)))
+        return out
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """``buy_company``."""
@@ -111,6 +146,11 @@ class SellBond(Step):
     """A bond sold back to the bank."""
 
     name: ClassVar[str] = "sell_company"
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Each bond the player holds, at face value."""
+        return [SellCompany(entity=entity.id, company=s, price=game.private(s).spec.value)
+                for s in entity.companies if is_bond(s)]
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """``sell_company``."""

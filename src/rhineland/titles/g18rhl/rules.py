@@ -18,7 +18,6 @@ from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
-from rhineland.titles.g18rhl.legal import RhlLegal
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 from rhineland.titles.g18rhl.steps import STEPS
 
@@ -66,7 +65,7 @@ def _first_node(board: Any, hex_id: str, cities_only: bool = False) -> tuple[str
     return (hex_id, nodes[0].part) if nodes else None
 
 
-class Rhl(RhlLegal, Title):
+class Rhl(Title):
     """18Rhl, 3-6 players."""
 
     name = "18Rhl"

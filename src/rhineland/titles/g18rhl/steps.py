@@ -34,6 +34,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
 
@@ -120,6 +121,23 @@ class PrivateLay(Step):
         """``lay_tile`` (by a private company)."""
         return frozenset({LayTile.TYPE})
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Outside the track step (whose own lays include the privates'), each legal lay
+        of a private company the operator's president owns (the board legality
+        module's special lays)."""
+        from rhineland.board.legality import legal_special_lays
+        from rhineland.engine.legal.generate import lay_action
+
+        orr = _or(rnd)
+        if orr.step_name(game) == "track" or not any(
+            p.owner in game.entity_owner_ids(entity) and not p.closed
+            and (p.spec.ability("tile_lay") or p.spec.ability("teleport"))
+            for p in game.privates.values()
+        ):
+            return []
+        ctx = game.title.lay_context(game, orr, entity)
+        return [lay_action(game, entity, lay) for lay in legal_special_lays(ctx)]
+
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A private company's lay."""
         return is_private_lay(action)
@@ -184,6 +202,24 @@ class SpecialToken(Step):
         if _or(rnd).interrupt != SPECIAL_TOKEN:
             return frozenset()
         return frozenset({PlaceToken.TYPE, Pass.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """A token in each city of the hex just laid (the next slot), and pass."""
+        from rhineland.engine.legal.generate import entity_type
+
+        teleport = _or(rnd).turn_state.teleport
+        assert teleport is not None
+        hex_id = teleport[1]
+        etype = entity_type(entity)
+        placed = game.board.tile_at(hex_id)
+        out: list[Candidate] = [
+            PlaceToken(entity=entity.sym, entity_type=etype,
+                       city=f"{placed.tile_id}-{city.part}",
+                       slot=len(game.board.tokens_in(hex_id, ci)))
+            for ci, city in enumerate(placed.tile.cities)
+        ]
+        out.append(Pass(entity=entity.sym, entity_type=etype))
+        return out
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action but a private's lay while the token is pending (the others are
