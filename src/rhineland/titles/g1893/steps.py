@@ -34,9 +34,19 @@ if TYPE_CHECKING:
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.titles.g1893.rules import Cologne
 
 EVA = "EVA"
 EVA_MIN_PRICE = 1
+
+
+def cologne(game: Game) -> Cologne:
+    """``game``'s title as the 1893 rules it is."""
+    from rhineland.titles.g1893.rules import Cologne
+
+    title = game.title
+    assert isinstance(title, Cologne)
+    return title
 
 
 def eva_seller(game: Game, buyer: Player) -> Player | None:
@@ -145,7 +155,7 @@ class G1893Dividend(DividendStep):
         withholds 0M."""
         if isinstance(entity, Minor):
             if rnd.route_results:
-                game.title.minor_half_pay(game, entity, rnd.revenue)  # type: ignore[attr-defined]
+                cologne(game).minor_half_pay(game, entity, rnd.revenue)
             return
         super().skip(game, rnd, entity)
 

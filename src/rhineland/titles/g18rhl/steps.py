@@ -37,8 +37,18 @@ if TYPE_CHECKING:
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
+    from rhineland.titles.g18rhl.rules import Rhl
 
 SPECIAL_TOKEN = "special_token"
+
+
+def rhl(game: Game) -> Rhl:
+    """``game``'s title as the 18Rhl rules it is."""
+    from rhineland.titles.g18rhl.rules import Rhl
+
+    title = game.title
+    assert isinstance(title, Rhl)
+    return title
 
 
 def in_receivership(entity: Any) -> bool:
@@ -82,7 +92,7 @@ class G18RhlBuyTrain(BuyTrainStep):
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """:meth:`G18Rhl.bankrupt`; the turn ends when the corporation, now in
         receivership, bought its train at once."""
-        if game.title.bankrupt(game, rnd, entity):  # type: ignore[attr-defined]
+        if rhl(game).bankrupt(game, rnd, entity):
             rnd.end_turn_now(game, entity)
 
 
@@ -248,7 +258,7 @@ class SpecialToken(Step):
         tile = game.board.tile_at(h).tile
         if len(game.board.tokens_in(h, ci)) >= tile.cities[ci].slots:
             raise GameError(f"no free slot in city {ci} of {h}", "token.special")
-        price = game.title.special_token_price(entity, private_sym)  # type: ignore[attr-defined]
+        price = rhl(game).special_token_price(entity, private_sym)
         if price > entity.cash:
             raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
                             "token.cash")
@@ -260,7 +270,7 @@ class SpecialToken(Step):
             assert orr.turn_state.teleport is not None
             private_sym = orr.turn_state.teleport[0]
             h, ci = game.title.parse_city(game, action.city)
-            price = game.title.special_token_price(entity, private_sym)  # type: ignore[attr-defined]
+            price = rhl(game).special_token_price(entity, private_sym)
             game.board.add_token(h, ci, entity.sym)
             entity.tokens.append((h, ci))
             entity.tokens_used += 1
