@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.board.legality import BoardRules
-from rhineland.engine.legal.hooks import LegalRules
 from rhineland.engine.rules_operating import OperatingRules
 from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.rules_trains import TrainRules
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.base import Round
 
 
-class Title(StockRules, OperatingRules, TrainRules, LegalRules):
+class Title(StockRules, OperatingRules, TrainRules):
     """A title with one set of optional rules.
 
     Subclasses set ``name`` (the export's ``title``) and ``package`` (the

@@ -17,13 +17,11 @@ from rhineland.engine.legal.choices import (
     find_choice,
 )
 from rhineland.engine.legal.generate import expand, legal_actions
-from rhineland.engine.legal.hooks import LegalRules
 from rhineland.engine.legal.trial import Trial
 
 __all__ = [
     "AmountRange",
     "Choice",
-    "LegalRules",
     "RouteChoice",
     "Trial",
     "choice_key",

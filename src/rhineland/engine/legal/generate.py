@@ -1,14 +1,16 @@
 """The legal-action generator: every legal action of every entity that may act now.
 
-In the stock and operating rounds each declared step lists its own candidates
+The current round lists its candidate decisions
+(:meth:`rhineland.engine.rounds.base.Round.candidates`, reading the state only):
+rounds of declared steps ask their current steps
 (:meth:`rhineland.engine.steps.Step.candidates`; a title changes them by
-subclassing its steps); the waterfall auction has its generator here, and a
-title's own rounds theirs (:class:`~rhineland.engine.legal.hooks.LegalRules`).
-A generator lists the candidate decisions of the round's current step, a superset of what
-the rules allow, reading the state only; :func:`resolve` then keeps those the
-rules accept (:class:`Trial`: the very checks ``process`` makes).  Tile lays
-and token placements come from the board legality module, which lists exactly
-the legal ones (checked against the reference engine): they are not tried.
+subclassing its steps), a title's own rounds (1893's draft, forced auction,
+merger round) list theirs.  Candidates are a superset of what the rules allow;
+:func:`resolve` then keeps those the rules accept (:class:`Trial`: the very
+checks ``process`` makes).  This module holds the candidate builders the steps
+share (share bundles, pars, trains, lays, tokens).  Tile lays and token
+placements come from the board legality module, which lists exactly the legal
+ones (checked against the reference engine): they are not tried.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from rhineland.engine.actions import (
     Action,
     Bankrupt,
-    Bid,
     BuyShares,
     BuyTrain,
     EntityType,
@@ -54,9 +55,6 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.board.legality import Lay, TokenSpot
     from rhineland.engine.game import Game
-    from rhineland.engine.rounds.auction import WaterfallAuction
-    from rhineland.engine.rounds.operating import OperatingRound
-    from rhineland.engine.rounds.stock import StockRound
 
 DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
 """Every dividend kind an action may name; the title's rules accept some of them."""
@@ -88,25 +86,9 @@ def legal_actions(game: Game) -> list[Choice]:
 
 
 def candidates(game: Game) -> list[Candidate]:
-    """The current round's candidate decisions (a superset of the legal ones).
-
-    Generators read the state only: every candidate is built before any is tried.
-    """
-    from rhineland.engine.rounds.auction import WaterfallAuction
-    from rhineland.engine.rounds.operating import OperatingRound
-    from rhineland.engine.rounds.stock import StockRound
-
-    rnd = game.round
-    own = game.title.round_candidates(game, rnd)
-    if own is not None:
-        return own
-    if isinstance(rnd, WaterfallAuction):
-        return auction_candidates(game, rnd)
-    if isinstance(rnd, StockRound):
-        return stock_candidates(game, rnd)
-    if isinstance(rnd, OperatingRound):
-        return operating_candidates(game, rnd)
-    return []
+    """The current round's candidate decisions (a superset of the legal ones:
+    :meth:`rhineland.engine.rounds.base.Round.candidates`)."""
+    return game.round.candidates(game)
 
 
 def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
@@ -223,41 +205,7 @@ def sell_share_actions(game: Game, player: Player) -> list[Action]:
     return out
 
 
-# -- the waterfall auction ------------------------------------------------------------------
-def auction_candidates(game: Game, rnd: WaterfallAuction) -> list[Candidate]:
-    """Buy the cheapest item at its price, bid on another (a span), pass; the owed par;
-    in a running auction: raise (a span) or drop out."""
-    player: Player = rnd.current_entity(game)
-    if rnd.pending_par is not None:
-        pid, sym = rnd.pending_par
-        return [par_actions(game, game.player(pid), game.corporation(sym))]
-    out: list[Candidate] = []
-    items = [rnd.auction] if rnd.auction is not None else list(rnd.items)
-    for item in items:
-        if item is None:
-            continue
-        free = player.cash - rnd.committed(player.id) + item.bids.get(player.id, 0)
-        if rnd.auction is None and item is rnd.cheapest():
-            out.append(Bid(entity=player.id, company=item.sym, price=item.price))
-            continue
-        top = max(item.bids.values(), default=item.value)
-        out.append(AmountSpan(Bid(entity=player.id, company=item.sym, price=0), "price", 0,
-                              free, 1, (top + rnd.increment, item.value)))
-    out.append(Pass(entity=player.id))
-    return out
-
-
 # -- the stock round --------------------------------------------------------------------------
-def stock_candidates(game: Game, rnd: StockRound) -> list[Candidate]:
-    """The declared stock-round steps' candidates for the player whose turn it is
-    (:meth:`rhineland.engine.steps.Step.candidates`), in the title's order."""
-    player: Player = rnd.current_entity(game)
-    out: list[Candidate] = []
-    for step in game.title.stock_steps(game):
-        out.extend(step.candidates(game, rnd, player))
-    return out
-
-
 def share_candidates(game: Game, player: Player) -> list[Candidate]:
     """Pass, start (par) or buy one certificate (IPO or market) of each corporation,
     and sell any bundle: the common stock-round turn's candidates."""
@@ -291,29 +239,6 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
     slot = len(game.board.tokens_in(spot.hex, spot.city))
     return PlaceToken(entity=entity.sym, entity_type=entity_type(entity),
                       city=f"{placed.tile_id}-{part}", slot=slot)
-
-
-def operating_candidates(game: Game, rnd: OperatingRound) -> list[Candidate]:
-    """The declared steps' candidates (:meth:`rhineland.engine.steps.Step.candidates`):
-    while a discard is pending, the discard step's alone; else the current blocking
-    step's (none while a title's inserted step, e.g. 18Rhl's special token, waits),
-    then each step open all turn (its :meth:`~rhineland.engine.steps.Step.actions`
-    not empty now), in the title's order."""
-    from rhineland.engine.rounds.operating_steps import DISCARD_TRAIN
-
-    entity = rnd.current_entity(game)
-    if entity is None:
-        return []
-    if rnd.pending_discards:
-        return DISCARD_TRAIN.candidates(game, rnd, entity)
-    out: list[Candidate] = []
-    step = rnd.current_step(game, entity)
-    if step is not None and rnd.interrupt is None:
-        out.extend(step.candidates(game, rnd, entity))
-    for open_step in rnd.steps(game, entity):
-        if not open_step.blocks and open_step.actions(game, rnd, entity):
-            out.extend(open_step.candidates(game, rnd, entity))
-    return out
 
 
 def train_candidates(game: Game, entity: Any) -> list[Candidate]:

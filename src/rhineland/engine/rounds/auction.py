@@ -27,6 +27,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
 
 
 @dataclass
@@ -69,6 +70,14 @@ class CompanyPendingPar(AuctionStep):
         """``par``."""
         return frozenset({Par.TYPE})
 
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """The owed par's cells (a ladder by price)."""
+        from rhineland.engine.legal.generate import par_actions
+
+        assert isinstance(rnd, WaterfallAuction) and rnd.pending_par is not None
+        pid, sym = rnd.pending_par
+        return [par_actions(game, game.player(pid), game.corporation(sym))]
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`WaterfallAuction.process_par`."""
         assert isinstance(rnd, WaterfallAuction)
@@ -84,6 +93,28 @@ class WaterfallBidding(AuctionStep):
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``bid`` and ``pass``."""
         return frozenset({Bid.TYPE, Pass.TYPE})
+
+    def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
+        """Buy the cheapest item at its price, bid on another (a span up to the cash not
+        committed), pass; in a running auction: raise (a span) or drop out."""
+        from rhineland.engine.legal.choices import AmountSpan
+
+        assert isinstance(rnd, WaterfallAuction)
+        player: Player = entity
+        out: list[Candidate] = []
+        items = [rnd.auction] if rnd.auction is not None else list(rnd.items)
+        for item in items:
+            if item is None:
+                continue
+            free = player.cash - rnd.committed(player.id) + item.bids.get(player.id, 0)
+            if rnd.auction is None and item is rnd.cheapest():
+                out.append(Bid(entity=player.id, company=item.sym, price=item.price))
+                continue
+            top = max(item.bids.values(), default=item.value)
+            out.append(AmountSpan(Bid(entity=player.id, company=item.sym, price=0), "price",
+                                  0, free, 1, (top + rnd.increment, item.value)))
+        out.append(Pass(entity=player.id))
+        return out
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`WaterfallAuction.bid_or_pass`."""
@@ -132,6 +163,10 @@ class WaterfallAuction(Round):
         """The active declared step: ``"company_pending_par"`` while a bought
         certificate's par is owed (18Rhl RhE), else ``"waterfall_auction"``."""
         return self.active_step(game).name
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """The active step's candidates for the player to act."""
+        return self.active_step(game).candidates(game, self, self.current_entity(game))
 
     def active_step(self, game: Game) -> AuctionStep:
         """The first of :attr:`steps` that is active now."""

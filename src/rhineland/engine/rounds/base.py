@@ -15,6 +15,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
 
 
 class Round:
@@ -52,6 +53,13 @@ class Round:
         """Check and apply ``action``; raises ``GameError`` when it is illegal.
         Subclasses implement it."""
         raise NotImplementedError
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """The candidate decisions now, for the legal-action generator
+        (:mod:`rhineland.engine.legal.generate`): a superset of the legal ones, read
+        from the state only (rounds of declared steps ask their current steps,
+        :meth:`rhineland.engine.steps.Step.candidates`).  Default: none."""
+        return []
 
     def final_entity(self, game: Game) -> Any:
         """The entity shown as current once the game has ended in this round."""

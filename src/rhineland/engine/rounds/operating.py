@@ -27,6 +27,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.steps import Step
 
 
@@ -179,6 +180,26 @@ class OperatingRound(Round):
         game.title.end_operating_turn(game, self, entity)
         self.index += 1
         self._start_next(game)
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """The declared steps' candidates (:meth:`rhineland.engine.steps.Step.candidates`):
+        while a discard is pending, the discard step's alone; else the current blocking
+        step's (none while a title's inserted step, e.g. 18Rhl's special token, waits),
+        then each step open all turn (its :meth:`~rhineland.engine.steps.Step.actions`
+        not empty now), in the title's order."""
+        entity = self.current_entity(game)
+        if entity is None:
+            return []
+        if self.pending_discards:
+            return DISCARD_TRAIN.candidates(game, self, entity)
+        out: list[Candidate] = []
+        step = self.current_step(game, entity)
+        if step is not None and self.interrupt is None:
+            out.extend(step.candidates(game, self, entity))
+        for open_step in self.steps(game, entity):
+            if not open_step.blocks and open_step.actions(game, self, entity):
+                out.extend(open_step.candidates(game, self, entity))
+        return out
 
     # -- processing -------------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:

@@ -33,6 +33,7 @@ from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
 
 
 class StockRound(Round):
@@ -78,6 +79,15 @@ class StockRound(Round):
         return "buy_sell_par_shares"
 
     # -- processing --------------------------------------------------------------
+    def candidates(self, game: Game) -> list[Candidate]:
+        """Each declared step's candidates for the player whose turn it is
+        (:meth:`rhineland.engine.steps.Step.candidates`), in the title's order."""
+        player = self.current_entity(game)
+        out: list[Candidate] = []
+        for step in game.title.stock_steps(game):
+            out.extend(step.candidates(game, self, player))
+        return out
+
     def process(self, game: Game, action: Action) -> None:
         """Apply the action in the first of the title's declared steps that takes it
         (:meth:`~rhineland.engine.rules_stock.StockRules.stock_steps`: by default a pass,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, Bid, Pass, SpecialBuy
+from rhineland.engine.actions import Action, Bid, DiscardTrain, Pass, SpecialBuy
 from rhineland.engine.entities import Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.errors import GameError
@@ -16,6 +16,7 @@ from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
+    from rhineland.engine.legal.choices import Candidate
     from rhineland.titles.g1893.rules import Cologne
 
 
@@ -51,6 +52,16 @@ class StartingPackageDraft(Round):
     def step_name(self, game: Game) -> str:
         """The reference engine's step name for the draft."""
         return "starting_package_initial_auction"
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """Buy an item on offer at its face value (a ``bid``), or pass."""
+        pid = self.current_entity(game).id
+        out: list[Candidate] = [
+            Bid(entity=pid, company=s, price=game.private(s).spec.value)
+            for s in _title(game).draftables(game)
+        ]
+        out.append(Pass(entity=pid))
+        return out
 
     def finished(self, game: Game) -> bool:
         """Whether one item or fewer is left on offer, or every player has passed (for good)."""
@@ -122,6 +133,18 @@ class ForcedAuction(Round):
     def step_name(self, game: Game) -> str:
         """The reference engine's step name for the forced auction."""
         return "starting_package_forced_auction"
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """Select an item on offer (a ``bid`` at face value) or pass; once one is
+        selected, buy it at the current price or pass."""
+        pid = self.current_entity(game).id
+        if self.item is not None:
+            out: list[Candidate] = [Bid(entity=pid, company=self.item, price=self.price(game))]
+        else:
+            out = [Bid(entity=pid, company=s, price=game.private(s).spec.value)
+                   for s in _title(game).draftables(game)]
+        out.append(Pass(entity=pid))
+        return out
 
     def price(self, game: Game) -> int:
         """Current price (M) of the selected item: face value less the 10M drops so far."""
@@ -258,6 +281,19 @@ class MergerRound(Round):
         if self.discards:
             return "potential_discard_trains_after_merge"
         return "merger"
+
+    def candidates(self, game: Game) -> list[Candidate]:
+        """A founded corporation's discards (each train, or pass); else the vote."""
+        if self.discards:
+            corp = game.corporation(self.discards[0])
+            out: list[Candidate] = [
+                DiscardTrain(entity=corp.sym, entity_type="corporation", train=t.id)
+                for t in corp.trains
+            ]
+            out.append(Pass(entity=corp.sym, entity_type="corporation"))
+            return out
+        pid = self.current_entity(game).id
+        return [SpecialBuy(entity=pid, description=d) for d in ("yes", "no")]
 
     def process(self, game: Game, action: Action) -> None:
         """A vote (``special_buy``: ``yes``/``no``), or a train discard after a founding.

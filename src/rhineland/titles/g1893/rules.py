@@ -19,7 +19,6 @@ from rhineland.engine.shares import (
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g1893.board_rules import CologneBoardRules
-from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
@@ -34,7 +33,7 @@ if TYPE_CHECKING:
     from rhineland.engine.steps import Step
 
 
-class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
+class Cologne(CologneStock, CologneMergers, Title):
     """1893: Cologne, 2-4 players."""
 
     name = "1893"
