@@ -41,12 +41,16 @@ commands: undo (back to your last decision), routes (best routes now), state,
 
 
 class Session:
-    """A terminal game: ``game``, ``bots`` by player id, ``out`` the console."""
+    """A terminal game: ``game``, ``bots`` by player id, ``out`` the console; ``echo``
+    prints each input line after the prompt (for piped input: a terminal echoes it
+    itself)."""
 
-    def __init__(self, game: Game, bots: dict[int, Bot], out: Console) -> None:
+    def __init__(self, game: Game, bots: dict[int, Bot], out: Console,
+                 echo: bool = True) -> None:
         self.game = game
         self.bots = bots
         self.out = out
+        self.echo = echo
         self.shown: list[Choice] = []
         self.shown_at: int | None = None  # len(game.actions) when the moves were shown
 
@@ -67,7 +71,8 @@ class Session:
             except StopIteration:
                 self.out.print("\n(end of input: quit)")
                 return 0
-            self.out.print(line.rstrip(), markup=False)  # echo, so a transcript reads well
+            if self.echo:  # so a transcript of piped input reads well
+                self.out.print(line.rstrip(), markup=False)
             if not self.command(line.strip()):
                 return 0
 
@@ -267,4 +272,4 @@ def play_cmd(title: str | None, players: str | None, bot_specs: tuple[str, ...],
     bots = _seats(game, bot_specs, seed)
     out = Console(width=None if sys.stdout.isatty() else 140, highlight=False)
     out.print(HELP)
-    sys.exit(Session(game, bots, out).run(sys.stdin))
+    sys.exit(Session(game, bots, out, echo=not sys.stdin.isatty()).run(sys.stdin))
