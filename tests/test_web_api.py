@@ -413,3 +413,19 @@ def test_events_reach_every_open_stream(db_url: str) -> None:  # noqa: F811
                 assert r.status_code == 200, r.text
                 want = ("action", {"last_action_id": turn + 1})
                 assert [next_event(s) for s in streams] == [want, want]
+
+
+def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noqa: F811
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import text
+
+    from rhineland.web.db import Base, open_engine
+
+    engine = open_engine(db_url)
+    open_engine(db_url)  # a second start migrates nothing
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
+            ("0001",)]
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert compare_metadata(ctx, Base.metadata) == []

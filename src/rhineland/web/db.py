@@ -5,10 +5,13 @@ secrets, the bots by seat and ``n_actions``, the number of its stored actions; e
 action row holds one export action record (JSON) at its position ``seq`` (0, 1, ...).
 The primary key ``(game_id, seq)`` and the guarded update of ``n_actions`` make two
 writers of one game exclude each other: only one action is ever stored at a position.
+The tables are made and kept up to date by the Alembic migrations in ``migrations/``
+(a change to the models needs a new migration script; a test compares the two).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -87,7 +90,7 @@ def database_url(url: str) -> URL:
 
 
 def open_engine(url: str) -> Engine:
-    """An engine for ``url`` with the tables created.
+    """An engine for ``url`` with the tables created or migrated (:func:`migrate`).
 
     SQLite runs in WAL mode with ``synchronous=FULL`` (a committed action survives a
     crash of the process or the machine) and a busy timeout, so several threads and
@@ -104,8 +107,25 @@ def open_engine(url: str) -> Engine:
     engine = create_engine(parsed, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    Base.metadata.create_all(engine)
+    migrate(engine)
     return engine
+
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+"""The Alembic migration scripts (``versions/``) and environment."""
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the database's tables to ``revision`` (Alembic; a new database gets them
+    all, an older one the migrations it lacks)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
