@@ -68,6 +68,11 @@ def test_serve_creates_the_demo_game_once_and_prints_the_address(tmp_path: Path)
         state = httpx.get(f"{base}/api/games/{gid}",
                           headers={"Authorization": f"Bearer {secret}"}).json()
         assert state["seat"] == 1 and state["acting"] == [1]  # You open the auction
+        # a page left open: its event stream must not keep the server from stopping
+        stream = httpx.stream("GET", f"{base}/api/games/{gid}/events", timeout=60)
+        events = stream.__enter__()
+        assert next(events.iter_lines()) == "event: action"
+    # (serve() stops the server with SIGTERM and waits at most 30 s for it)
     with serve(db) as (_proc, base, lines):
         assert lines[1] == "stop with Ctrl+C"  # no second demo
         assert [g["id"] for g in httpx.get(f"{base}/api/games").json()] == [gid]

@@ -60,4 +60,5 @@ def serve_cmd(db: str, host: str, port: int, demo: bool) -> None:
     if created is not None:
         click.echo(f"demo game against bots: {base}/g/{created.id}#{created.seats[0]['secret']}")
     click.echo("stop with Ctrl+C")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    # open event streams never end on their own: give them 2 s on shutdown
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
