@@ -426,6 +426,53 @@ def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noq
     open_engine(db_url)  # a second start migrates nothing
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0001",)]
+            ("0002",)]
         ctx = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(ctx, Base.metadata) == []
+
+
+def test_chess_clock(db_url: str) -> None:  # noqa: F811
+    clock = [1000]
+    with TestClient(create_app(db_url, inline_bots=True, now=lambda: clock[0])) as c:
+        g = new(c, clock_minutes=10)
+        gid, secrets = g["id"], [s["secret"] for s in g["seats"]]
+        assert c.get(f"/api/games/{new(c)['id']}").json()["clock"] is None  # no clock
+        for pid, at in ((1, 1090), (2, 1100)):
+            clock[0] = at
+            acts = legal(c, gid, secrets[pid - 1])
+            pas = next(e["action"] for e in acts["actions"] if e["action"]["type"] == "pass")
+            assert act(c, gid, secrets[pid - 1], pas, acts["last_action_id"]).status_code == 200
+        clock[0] = 1700  # Cid has thought for 600 s: his 10 minutes are used up
+        st = c.get(f"/api/games/{gid}").json()
+        assert st["clock"] == {"limit": 600, "used": {"1": 90, "2": 10, "3": 600},
+                               "left": {"1": 510, "2": 590, "3": 0}, "running": 3,
+                               "out_of_time": []}
+        clock[0] = 1701
+        st = c.get(f"/api/games/{gid}").json()
+        assert st["clock"]["out_of_time"] == [3] and st["clock"]["left"]["3"] == -1
+        export = c.get(f"/api/games/{gid}/export").json()
+        assert [a["created_at"] for a in export["actions"]] == [1090, 1100]
+        r = c.post("/api/games", json={"title": "18Rhl", "players": ["a", "b", "c"],
+                                       "clock_minutes": 0})
+        assert r.json()["error"] == "clock: expected a positive number of seconds, found 0"
+
+
+def test_a_database_of_the_first_schema_is_migrated_with_its_games(db_url: str) -> None:  # noqa: F811
+    from sqlalchemy import create_engine, text
+
+    from rhineland.web.db import database_url, migrate
+
+    old = create_engine(database_url(db_url))
+    migrate(old, "0001")  # the schema before the chess clock
+    with old.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO games (id, title, players, seed, optional_rules, secrets, bots, "
+            "spectator, open_seats, description, n_actions, last_action_id, status, "
+            "created_at, updated_at) VALUES ('old1', '1893', "
+            "'[{\"id\": 1, \"name\": \"Ann\"}, {\"id\": 2, \"name\": \"Ben\"}]', 0, '[]', "
+            "'{\"1\": \"s1\", \"2\": \"s2\"}', '{}', 'spec', '[]', '', 0, 0, 'active', 5, 5)"))
+    old.dispose()
+    with TestClient(create_app(db_url, inline_bots=True)) as c:
+        st = c.get("/api/games/old1", headers=bearer("s1")).json()
+        assert st["seat"] == 1 and st["acting"] == [1] and st["clock"] is None
+        assert legal(c, "old1", "s1")["actions"]

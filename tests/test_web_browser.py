@@ -148,3 +148,51 @@ def test_two_people_play_the_worked_example_opening_in_the_browser(tmp_path: Pat
     assert len(shots) == 4
     for shot in shots:
         assert _blank_share(shot) < 0.9, shot.name  # map, tables and text fill the screen
+
+
+def test_lobby_new_game_against_a_bot_with_clock_and_undo(tmp_path: Path) -> None:
+    """The lobby's form makes a game (1893, Ann against a random bot, a 5-minute clock);
+    Ann follows her invite link, buys EVA for 150M, the bot answers on the server, Ann
+    undoes her purchase (and the bot's answer) from the page."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium not found (apt-get install chromium): browser test skipped")
+    from playwright.sync_api import sync_playwright
+
+    problems: list[str] = []
+    with live_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as base, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: problems.append(str(e)))
+        page.goto(base + "/")
+        form = page.locator("#new-game")
+        form.locator("select[name=title]").select_option("1893")
+        form.locator("input[name=players]").fill("Ann,Bot")
+        form.locator("input[name=bots]").fill("2:random")
+        form.locator("input[name=clock]").fill("5")
+        form.get_by_role("button", name="Create").click()
+        page.wait_for_selector("#created a.seat-link")
+        link = page.locator("#created a.seat-link")
+        assert link.count() == 1  # only Ann's: the bot has no invite link
+        page.wait_for_selector("#games tbody tr")
+        assert "Bot (random)" in page.locator("#games tbody tr").inner_text()
+        link.click()
+        page.wait_for_selector('body[data-last-action-id="0"] #map svg')
+        assert page.locator("#turn").inner_text() == "your turn"
+        clock = page.locator('#players td.clock[data-player="1"]').inner_text()
+        assert clock in ("5:00", "4:59", "4:58")
+        page.locator("#actions").get_by_role("button", name="bid 150M on EVA",
+                                             exact=True).click()
+        # the bot answers on the server; the page follows (events) until Ann is to act
+        page.wait_for_function("document.querySelector('#turn').textContent === 'your turn'"
+                               " && Number(document.body.dataset.lastActionId) >= 2")
+        after = int(page.evaluate("document.body.dataset.lastActionId"))
+        assert "EVA" in page.locator('#players tr[data-player="1"]').inner_text()
+        page.get_by_role("button", name="Undo my last action").click()
+        page.wait_for_selector(f'body[data-last-action-id="{after + 1}"]')
+        assert page.locator("#turn").inner_text() == "your turn"
+        assert "EVA" not in page.locator('#players tr[data-player="1"]').inner_text()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "5-lobby-game-after-undo.png"))
+        browser.close()
+    assert problems == []

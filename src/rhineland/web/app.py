@@ -24,7 +24,7 @@ Every refusal is ``{"error": "<one line>"}`` with its status.
 from __future__ import annotations
 
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -61,6 +61,8 @@ class NewGame(BaseModel):
     description: str = ""
     open_seats: list[int] = Field(default=[], description="Seats whose invite links the "
                                   "lobby shows (anyone may take them).")
+    clock_minutes: int | None = Field(default=None, description="A chess clock: minutes "
+                                      "of thinking time per player (shown, not enforced).")
 
 
 class ActionRequest(BaseModel):
@@ -126,15 +128,18 @@ def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
 
 
 def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool = False,
-               bot_workers: int = 2, resume_bots: bool = True) -> FastAPI:
+               bot_workers: int = 2, resume_bots: bool = True,
+               now: Callable[[], int] | None = None) -> FastAPI:
     """The application on the database ``db_url`` (SQLite file or ``postgresql://``).
 
     ``inline_bots``: bots move inside the request that made it their turn (tests);
     otherwise in ``bot_workers`` threads.  ``resume_bots``: on start, the bots of the
-    stored games that were to move play on (after a stop or a crash).
+    stored games that were to move play on (after a stop or a crash).  ``now()``: the
+    time in Unix seconds (default: the system clock; tests give their own).
     """
     hub = Hub()
-    store = GameStore(open_engine(db_url), on_change=hub.publish)
+    store = (GameStore(open_engine(db_url), on_change=hub.publish) if now is None else
+             GameStore(open_engine(db_url), on_change=hub.publish, now=now))
     runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
 
     @asynccontextmanager
@@ -182,7 +187,9 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     def create(body: NewGame) -> dict[str, Any]:
         created = store.create(body.title, body.players, seed=body.seed,
                                optional_rules=body.optional_rules, bots=body.bots,
-                               description=body.description, open_seats=body.open_seats)
+                               description=body.description, open_seats=body.open_seats,
+                               clock=None if body.clock_minutes is None
+                               else body.clock_minutes * 60)
         runner.kick(created.id)
         return _created(created)
 
@@ -203,7 +210,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     def get_state(game_id: str, auth: Auth) -> dict[str, Any]:
         with store.locked(game_id) as live:
             seat = _seat_or_none(live, _secret(auth))
-            return state_view(live, seat)
+            return state_view(live, seat, store.now())
 
     @app.get("/api/games/{game_id}/legal", summary="The seat's legal actions")
     def legal(game_id: str, auth: Auth) -> dict[str, Any]:
@@ -226,8 +233,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         def work() -> dict[str, Any]:
             store.act(game_id, secret, body.action, body.last_action_id)
             runner.kick(game_id)
-            with store.locked(game_id) as now:
-                return state_view(now, now.seat_of(secret))
+            with store.locked(game_id) as fresh:
+                return state_view(fresh, fresh.seat_of(secret), store.now())
 
         return await run_in_threadpool(work)
 
@@ -240,7 +247,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         def work() -> dict[str, Any]:
             live = store.undo(game_id, secret, body.last_action_id)
             runner.kick(game_id)
-            return state_view(live, live.seat_of(secret))
+            return state_view(live, live.seat_of(secret), store.now())
 
         return await run_in_threadpool(work)
 

@@ -38,7 +38,8 @@ class GameRow(Base):
     ``players``: ``[{"id", "name"}]`` in seat order; ``secrets``: player id (as a
     string) -> seat secret; ``bots``: player id (as a string) -> bot name;
     ``spectator``: the secret of the spectator link; ``open_seats``: the player ids
-    whose invite links the lobby shows (anyone may take them); ``created_at`` /
+    whose invite links the lobby shows (anyone may take them); ``clock``: the chess
+    clock, seconds of thinking time per player (``None``: no clock); ``created_at`` /
     ``updated_at``: Unix seconds.
     """
 
@@ -53,6 +54,7 @@ class GameRow(Base):
     bots: Mapped[dict[str, str]] = mapped_column(JSON)
     spectator: Mapped[str] = mapped_column(String(64))
     open_seats: Mapped[list[int]] = mapped_column(JSON, default=list)
+    clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
     description: Mapped[str] = mapped_column(Text, default="")
     n_actions: Mapped[int] = mapped_column(Integer, default=0)
     last_action_id: Mapped[int] = mapped_column(Integer, default=0)

@@ -83,7 +83,8 @@ class Refused(WebError):
 class Live:
     """A game in memory: the engine's game, its stored setup, who sent each action
     (``senders[i]``: the player id whose seat sent ``game.actions[i]``, ``None`` for an
-    imported one) and the bots by player id."""
+    imported one), the bots by player id, when the game was created (Unix seconds) and
+    its chess clock (seconds of thinking time per player, ``None``: no clock)."""
 
     id: str
     game: Game
@@ -93,6 +94,8 @@ class Live:
     bot_names: dict[int, str]
     description: str
     senders: list[int | None]
+    created_at: int = 0
+    clock: int | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
 
     @property
@@ -151,15 +154,18 @@ class GameStore:
     """Every game of one database, with atomic actions.
 
     ``on_change(game_id, last_action_id)`` runs after each stored action (the
-    events hub).  ``cache`` bounds the games kept live in memory.  All methods are
+    events hub).  ``now()`` gives the time in Unix seconds (actions' ``created_at``, the
+    chess clocks).  ``cache`` bounds the games kept live in memory.  All methods are
     thread-safe; the actions of one game are serialised by a per-game lock, and two
     processes sharing a database exclude each other through the guarded
     ``n_actions`` update (the loser gets :class:`Stale`).
     """
 
     def __init__(self, engine: Engine, *, cache: int = 256,
-                 on_change: Callable[[str, int], None] | None = None) -> None:
+                 on_change: Callable[[str, int], None] | None = None,
+                 now: Callable[[], int] = _now) -> None:
         self.engine = engine
+        self.now = now
         self.cache_size = cache
         self.on_change = on_change
         self._live: OrderedDict[str, Live] = OrderedDict()
@@ -196,13 +202,15 @@ class GameStore:
             senders = [a.seat for a in acts]
             live_setup = (row.title, row.players, row.seed, row.optional_rules,
                           row.secrets, row.spectator, row.bots, row.description)
+            created_at, clock = row.created_at, row.clock
         title, players, seed, rules, secs, spectator, bots, description = live_setup
         export = parse_export({"title": title, "players": players,
                                "settings": {"seed": seed, "optional_rules": rules},
                                "actions": records})
         game = _replayed(export)
         live = Live(game_id, game, players, {int(k): v for k, v in secs.items()}, spectator,
-                    {int(k): v for k, v in bots.items()}, description, senders)
+                    {int(k): v for k, v in bots.items()}, description, senders, created_at,
+                    clock)
         with self._guard:
             self._live[game_id] = live
             while len(self._live) > self.cache_size:
@@ -216,12 +224,14 @@ class GameStore:
     # -- creating ----------------------------------------------------------------------------
     def create(self, title: str, players: Sequence[str], *, seed: int = 0,
                optional_rules: Sequence[str] = (), bots: Mapping[int, str] | None = None,
-               description: str = "", open_seats: Sequence[int] = ()) -> Created:
+               description: str = "", open_seats: Sequence[int] = (),
+               clock: int | None = None) -> Created:
         """A new game of ``title`` for ``players`` (names in seat order, player ids 1, 2,
         ...) with ``bots`` (player id -> bot name) in some seats.  Raises
         :class:`Refused` for an unknown title, a player count or optional rule the title
         does not have, a bot name or seat that does not exist.  ``open_seats``: seat
-        numbers whose invite links the lobby shows."""
+        numbers whose invite links the lobby shows; ``clock``: the chess clock, seconds of
+        thinking time per player (shown, not enforced)."""
         names = [str(n).strip() for n in players]
         if any(not n for n in names):
             raise Refused("players: every player needs a name")
@@ -236,7 +246,9 @@ class GameStore:
         if any(not 1 <= s <= len(names) or s in bot_names for s in opened):
             raise Refused(f"open_seats: expected seats of people (1..{len(names)}, no bot), "
                           f"found {opened}")
-        return self._insert(game, bot_names, description, [], opened)
+        if clock is not None and clock <= 0:
+            raise Refused(f"clock: expected a positive number of seconds, found {clock}")
+        return self._insert(game, bot_names, description, [], opened, clock)
 
     @staticmethod
     def _check_bots(bots: Mapping[int, str], n: int) -> dict[int, str]:
@@ -270,18 +282,19 @@ class GameStore:
         return self._insert(game, bot_names, desc, [None] * len(game.actions))
 
     def _insert(self, game: Game, bots: dict[int, str], description: str,
-                senders: list[int | None], open_seats: Sequence[int] = ()) -> Created:
+                senders: list[int | None], open_seats: Sequence[int] = (),
+                clock: int | None = None) -> Created:
         gid = _new_id()
         players = [{"id": pid, "name": name} for pid, name in game.seats]
         secs = {pid: _secret() for pid, _ in game.seats}
         spectator = _secret()
-        now = _now()
+        now = self.now()
         with Session(self.engine) as s, s.begin():
             s.add(GameRow(id=gid, title=game.data.title, players=players, seed=game.seed,
                           optional_rules=list(game.title.optional_rules),
                           secrets={str(k): v for k, v in secs.items()},
                           bots={str(k): v for k, v in bots.items()}, spectator=spectator,
-                          open_seats=list(open_seats),
+                          open_seats=list(open_seats), clock=clock,
                           description=description, n_actions=len(game.actions),
                           last_action_id=(game.actions[-1].id or 0) if game.actions else 0,
                           status=_status(game), created_at=now, updated_at=now))
@@ -348,13 +361,12 @@ class GameStore:
             raise Stale(f"stale position: the game is at action {live.last_action_id}, "
                         f"not {last_action_id}; reload and try again")
 
-    @staticmethod
-    def _parse(live: Live, record: Any) -> Action:
+    def _parse(self, live: Live, record: Any) -> Action:
         if not isinstance(record, dict):
             raise Refused(f"action: expected a JSON object, found {type(record).__name__}")
         data = {k: v for k, v in record.items() if k not in ("id", "created_at", "user")}
         data["id"] = live.last_action_id + 1
-        data["created_at"] = _now()
+        data["created_at"] = self.now()
         refs = Refs.of(live.game.data, (pid for pid, _ in live.game.seats))
         try:
             return action_from_json(data, refs)
@@ -403,7 +415,7 @@ class GameStore:
                 res = s.execute(
                     update(GameRow).where(GameRow.id == game_id, GameRow.n_actions == n)
                     .values(n_actions=n + 1, last_action_id=action.id or 0,
-                            status=_status(game), updated_at=_now()))
+                            status=_status(game), updated_at=self.now()))
                 if res.rowcount != 1:  # type: ignore[attr-defined]
                     raise Stale("another server stored an action of this game first; "
                                 "reload and try again")
@@ -440,7 +452,7 @@ class GameStore:
                     raise Refused(f"{who} acted after your last action: it cannot be undone")
             before = (game.actions[pos - 1].id or 0) if pos > 0 else 0
             undo = Undo(entity=pid, entity_type="player", id=live.last_action_id + 1,
-                        created_at=_now(), action_id=before)
+                        created_at=self.now(), action_id=before)
             records = [a.to_json() for a in game.actions] + [undo.to_json()]
             try:
                 rebuilt = _replayed(parse_export({
@@ -472,7 +484,7 @@ class GameStore:
             if bot is None:
                 return False
             action = bot.choose(game, pid)
-            action = dataclasses.replace(action, id=live.last_action_id + 1, created_at=_now())
+            action = dataclasses.replace(action, id=live.last_action_id + 1, created_at=self.now())
             self._apply(live, action, pid)
             return True
 

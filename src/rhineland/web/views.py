@@ -10,6 +10,7 @@ hex is clicked.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Any
 
 from rhineland.cli.play_view import describe, status_line
@@ -28,11 +29,12 @@ LOG_LINES = 60
 """How many of the last log lines the state carries."""
 
 
-def state_view(live: Live, seat: int | None = None) -> dict[str, Any]:
+def state_view(live: Live, seat: int | None = None, now: int | None = None) -> dict[str, Any]:
     """The game's state for a page: setup, whose turn (``acting``: player ids),
     ``last_action_id`` (send it back with an action), players, companies, bank, phase,
-    the last :data:`LOG_LINES` log lines, and ``result`` (player id -> score in M) once
-    finished.  ``seat``: the player id of the asking seat (``None``: a spectator)."""
+    the last :data:`LOG_LINES` log lines, ``clock`` (:func:`clock_view` at ``now``, Unix
+    seconds) and ``result`` (player id -> score in M) once finished.  ``seat``: the
+    player id of the asking seat (``None``: a spectator)."""
     game = live.game
     finished = game.is_terminal
     acting = [] if finished else game.acting_entities()
@@ -53,10 +55,36 @@ def state_view(live: Live, seat: int | None = None) -> dict[str, Any]:
         "corporations": _companies(game),
         "log": game.log[-LOG_LINES:],
         "result": ({str(k): v for k, v in game.result().items()} if finished else None),
+        "clock": clock_view(live, acting, int(time.time()) if now is None else now),
     }
     if seat is not None and not finished:
         out["can_undo"] = _may_undo(live, seat)
     return out
+
+
+def clock_view(live: Live, acting: list[int], now: int) -> dict[str, Any] | None:
+    """The chess clock (``None`` without one): ``limit`` (seconds per player), ``used``
+    and ``left`` (seconds, by player id as a string; negative when out of time),
+    ``running`` (the player whose time runs now, or ``None``) and ``out_of_time``
+    (player ids).  An action's thinking time runs from the action before it (or the
+    game's creation) to its ``created_at`` and counts for the seat that sent it; the
+    time since the last action counts for the player to act."""
+    if live.clock is None:
+        return None
+    used = {pid: 0 for pid, _ in live.game.seats}
+    prev = live.created_at
+    for action, sender in zip(live.game.actions, live.senders, strict=True):
+        t = action.created_at if action.created_at is not None else prev
+        if sender in used:
+            used[sender] += max(0, t - prev)
+        prev = max(prev, t)
+    running = acting[0] if acting else None
+    if running in used:
+        used[running] += max(0, now - prev)
+    left = {pid: live.clock - u for pid, u in used.items()}
+    return {"limit": live.clock, "used": {str(k): v for k, v in used.items()},
+            "left": {str(k): v for k, v in left.items()}, "running": running,
+            "out_of_time": [pid for pid, v in left.items() if v < 0]}
 
 
 def _player(game: Game, live: Live, pid: int) -> dict[str, Any]:

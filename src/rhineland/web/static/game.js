@@ -238,7 +238,10 @@ function drawTables() {
     el("td", {}, `${p.cash}M`),
     el("td", {}, Object.entries(p.shares).map(([s, pct]) => `${s} ${pct}%`).join(", ") || "–"),
     el("td", {}, p.privates.join(", ") || "–"),
-    el("td", {}, `${p.value}M`))));
+    el("td", {}, `${p.value}M`),
+    el("td", { class: "clock", "data-player": p.id }, ""))));
+  fetchedAt = Date.now();
+  drawClocks();
   const corps = $("#companies tbody");
   corps.replaceChildren(...state.corporations.map((c) => el("tr", { "data-company": c.sym },
     el("td", {}, c.sym),
@@ -251,6 +254,28 @@ function drawTables() {
     el("td", {}, c.ipo === null ? "–" : `${c.ipo}%`),
     el("td", {}, c.market === null ? "–" : `${c.market}%`))));
 }
+
+// -- the chess clock (shown when the game has one) ------------------------------------
+let fetchedAt = Date.now();
+function clockText(seconds) {
+  const s = Math.abs(Math.round(seconds));
+  const text = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  return seconds < 0 ? `-${text} (out of time)` : text;
+}
+function drawClocks() {
+  const clock = state && state.clock;
+  $("#clock-head").hidden = !clock;
+  for (const cell of document.querySelectorAll("#players td.clock")) {
+    cell.hidden = !clock;
+    if (!clock) continue;
+    const pid = Number(cell.dataset.player);
+    let left = clock.left[String(pid)];
+    if (clock.running === pid) left -= (Date.now() - fetchedAt) / 1000;
+    cell.textContent = clockText(left);
+    cell.classList.toggle("running", clock.running === pid);
+  }
+}
+setInterval(drawClocks, 1000);
 
 // -- live updates -------------------------------------------------------------------
 function listen() {

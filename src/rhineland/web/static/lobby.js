@@ -50,7 +50,8 @@ $("#new-game").addEventListener("submit", async (ev) => {
   const bots = parseBots(f.bots.value);
   const people = players.map((_, i) => i + 1).filter((s) => !(String(s) in bots));
   const body = { title: f.title.value, players, seed: Number(f.seed.value || 0), bots,
-                 open_seats: f.open.checked ? people : [] };
+                 open_seats: f.open.checked ? people : [],
+                 clock_minutes: f.clock.value ? Number(f.clock.value) : null };
   try {
     const g = await api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" },
                                          body: JSON.stringify(body) });
