@@ -476,3 +476,30 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(db_url: str) 
         st = c.get("/api/games/old1", headers=bearer("s1")).json()
         assert st["seat"] == 1 and st["acting"] == [1] and st["clock"] is None
         assert legal(c, "old1", "s1")["actions"]
+
+
+def test_an_engine_fault_refuses_the_action_and_stores_nothing(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rhineland.engine.game import Game
+
+    g = new(client)
+    gid, ann = g["id"], g["seats"][0]["secret"]
+    pas = next(e["action"] for e in legal(client, gid, ann)["actions"]
+               if e["action"]["type"] == "pass")
+    real = Game.process
+
+    def broken(self: Game, action: Any, **kw: Any) -> None:
+        real(self, action, **kw)  # applied in memory, then the fault
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Game, "process", broken)
+    r = act(client, gid, ann, pas, 0)
+    assert r.status_code == 422
+    assert r.json()["error"] == ("the engine failed on this action (RuntimeError: boom); "
+                                 "nothing was stored")
+    monkeypatch.setattr(Game, "process", real)
+    st = client.get(f"/api/games/{gid}").json()
+    assert st["last_action_id"] == 0 and st["acting"] == [1]  # reloaded from the database
+    assert act(client, gid, ann, pas, 0).status_code == 200
+    assert client.get("/api/games/nope").status_code == 404
+    assert "nope" not in client.app.state.store._locks  # type: ignore[attr-defined]

@@ -179,7 +179,13 @@ class GameStore:
         with self._guard:
             lock = self._locks.setdefault(game_id, threading.RLock())
         with lock:
-            yield self._load(game_id)
+            try:
+                live = self._load(game_id)
+            except NotFound:
+                with self._guard:
+                    self._locks.pop(game_id, None)  # no lock kept for an unknown id
+                raise
+            yield live
 
     def _load(self, game_id: str) -> Live:
         with self._guard:
@@ -400,6 +406,11 @@ class GameStore:
             game.process(action)
         except GameError as exc:
             raise Refused(str(exc)) from None
+        except Exception as exc:  # an engine fault: the action is refused, the game reloaded
+            self._drop(live.id)
+            raise Refused(f"the engine failed on this action ({type(exc).__name__}: "
+                          f"{str(exc).splitlines()[0] if str(exc) else ''}); nothing was "
+                          "stored") from None
         stored = game.actions[-1]
         try:
             self._store(live.id, n, stored, pid, game)

@@ -288,5 +288,7 @@ function listen() {
   });
 }
 
+$("#export").href = `/api/games/${encodeURIComponent(gameId)}/export`;
+$("#export").setAttribute("download", `${gameId}.json`);
 window.rhinelandLoaded = Date.now();  // a reload would reset it (the browser test checks)
 refresh().then(listen);
