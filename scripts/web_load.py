@@ -5,6 +5,7 @@ stored game checked.
     .venv/bin/python scripts/web_load.py [--games 50] [--seconds 120] [--kill-after 2000]
                                          [--db URL] [--title 18Rhl] [--seed 0]
                                          [--max-actions N] [--json report.json]
+                                         [--server-bots]
 
 Starts ``rhineland serve`` (a subprocess; by default on a fresh SQLite file), creates
 ``--games`` games (3-4 players, 18Rhl and 1893 alternating unless ``--title``) and plays
@@ -15,6 +16,11 @@ acknowledged action (its id is recorded).  After ``--kill-after`` acknowledged a
 the server gets SIGKILL and is started again on the same database; the players retry
 (a 409 tells them an action they were not sure of was stored).  Play stops when every
 game ended, each played ``--max-actions``, or ``--seconds`` passed.
+
+With ``--server-bots`` every seat is a bot of the server (random): the script only
+watches the lobby (an action is acknowledged once the lobby shows it stored) and kills
+and restarts the server the same way (the server resumes its bots); no latency then,
+the actions per second.
 
 Checked at the end, per game: the export's action ids are 1..N without a gap or a
 repeat; every acknowledged id is there (nothing acknowledged was lost); the export
@@ -158,6 +164,25 @@ async def play(client: httpx.AsyncClient, gid: str, secrets: dict[int, str], run
             await asyncio.sleep(0.1)
 
 
+async def watch(client: httpx.AsyncClient, run: Run) -> None:
+    """Server bots: note the last stored action id of every game from the lobby."""
+    while not run.stop:
+        if not run.down.is_set():
+            try:
+                for g in (await client.get("/api/games")).json():
+                    if g["id"] in run.acked:
+                        known = run.acked[g["id"]]
+                        top = known[-1] if known else 0
+                        known.extend(range(top + 1, g["last_action_id"] + 1))
+                        if g["status"] == "finished":
+                            run.finished.add(g["id"])
+                if len(run.finished) == len(run.acked):
+                    return
+            except (httpx.TransportError, ValueError):
+                run.transport_errors += 1
+        await asyncio.sleep(0.5)
+
+
 async def main_async(args: argparse.Namespace, server: Server) -> tuple[Run, float, float]:
     run = Run()
     rng = random.Random(args.seed)
@@ -167,16 +192,20 @@ async def main_async(args: argparse.Namespace, server: Server) -> tuple[Run, flo
         for i in range(args.games):
             title = args.title or ("18Rhl" if i % 2 == 0 else "1893")
             n = 3 + (i // 2) % 2
+            bots = {str(k + 1): "random" for k in range(n)} if args.server_bots else {}
             r = await client.post("/api/games", json={
                 "title": title, "players": [f"P{k + 1}" for k in range(n)],
-                "seed": args.seed + i})
+                "seed": args.seed + i, "bots": bots})
             g = r.json()
             games.append((g["id"], {s["id"]: s["secret"] for s in g["seats"]}))
             run.acked[g["id"]] = []
         t_start = time.perf_counter()
-        tasks = [asyncio.create_task(play(client, gid, secs, run,
-                                          random.Random(rng.random()), args.max_actions))
-                 for gid, secs in games]
+        if args.server_bots:
+            tasks = [asyncio.create_task(watch(client, run))]
+        else:
+            tasks = [asyncio.create_task(play(client, gid, secs, run,
+                                              random.Random(rng.random()), args.max_actions))
+                     for gid, secs in games]
         restart = 0.0
         killed = False
         while not all(t.done() for t in tasks):
@@ -203,8 +232,12 @@ def check(server: Server, run: Run) -> list[str]:
     problems: list[str] = []
     with httpx.Client(base_url=server.base, timeout=120) as client:
         for gid, acked in run.acked.items():
-            export = client.get(f"/api/games/{gid}/export").json()
-            state = client.get(f"/api/games/{gid}").json()
+            for _ in range(50):  # server bots may still be playing: a consistent pair
+                export = client.get(f"/api/games/{gid}/export").json()
+                state = client.get(f"/api/games/{gid}").json()
+                n = export["actions"][-1]["id"] if export["actions"] else 0
+                if n == state["last_action_id"]:
+                    break
             ids = [a["id"] for a in export["actions"]]
             if ids != list(range(1, len(ids) + 1)):
                 problems.append(f"{gid}: action ids are not 1..{len(ids)}")
@@ -240,6 +273,8 @@ def main() -> int:
     ap.add_argument("--title", default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", default=None, help="write the figures to this file")
+    ap.add_argument("--server-bots", action="store_true",
+                    help="bots of the server on every seat (the script only watches)")
     args = ap.parse_args()
     if args.kill_after <= 0:
         args.kill_after = 1 << 60
@@ -254,6 +289,7 @@ def main() -> int:
         server.stop()
     figures = {
         "games": args.games, "db": db.split("://")[0], "seconds": round(elapsed, 1),
+        "players": "server bots" if args.server_bots else "API clients (random)",
         "actions_acknowledged": run.total, "games_finished": len(run.finished),
         "actions_per_second": round(run.total / elapsed, 1) if elapsed else 0,
         "post_ms_p50": round(pct(run.post_ms, 0.5), 1),
