@@ -101,6 +101,12 @@ def test_two_people_play_the_worked_example_opening_in_the_browser(tmp_path: Pat
                 else:
                     button = page.locator("#actions").get_by_role("button", name=text,
                                                                   exact=True)
+                    # a kind with many choices (the pars) is a list with one button
+                    listed = page.locator("#actions select", has=page.locator(
+                        "option", has_text=text))
+                    if listed.count():
+                        listed.select_option(label=text)
+                        button = listed.locator("xpath=following-sibling::button")
                 button.click()
                 # every page, in both browsers, shows the new position without reloading
                 for other in pages.values():

@@ -150,6 +150,16 @@ function actionButton(entry, label = entry.text) {
   return b;
 }
 
+// many choices of one kind (e.g. every corporation's par prices): a list and one button
+const LIST_LIMIT = 8;
+function choiceList(type, entries) {
+  const select = el("select", { "data-type": type, "aria-label": type.replaceAll("_", " ") });
+  entries.forEach((e, i) => select.append(el("option", { value: i }, e.text)));
+  const b = el("button", { type: "button", class: "act", "data-type": type }, "go");
+  b.addEventListener("click", () => send(entries[Number(select.value)].action));
+  return el("div", { class: "amount choice-list" }, select, b);
+}
+
 function amountRow(entry) {
   const a = entry.action;
   const { field, min, max, step } = entry.amount;
@@ -196,10 +206,12 @@ function drawActions() {
   for (const [type, entries] of groups) {
     const group = el("div", { class: "group", "data-group": type });
     if (groups.size > 1 || entries.length > 6) group.append(el("h4", {}, type.replaceAll("_", " ")));
+    const plain = entries.filter((e) => !e.amount && !e.routes);
+    if (plain.length > LIST_LIMIT) group.append(choiceList(type, plain));
     for (const e of entries) {
       if (e.amount) group.append(amountRow(e));
       else if (e.routes) group.append(routesRow(e));
-      else group.append(actionButton(e));
+      else if (plain.length <= LIST_LIMIT) group.append(actionButton(e));
     }
     box.append(group);
   }
