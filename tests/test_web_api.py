@@ -291,6 +291,8 @@ def test_undo_of_ones_own_last_action(client: TestClient) -> None:
     assert r.status_code == 200
     last = r.json()["last_action_id"]
     assert last == 5  # the bot (Cid) passed too
+    assert client.get(f"/api/games/{gid}", headers=bearer(ann)).json()["can_undo"] is False
+    assert client.get(f"/api/games/{gid}", headers=bearer(ben)).json()["can_undo"] is True
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(ann),
                     json={"last_action_id": last})
     assert r.status_code == 422

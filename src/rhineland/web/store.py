@@ -118,6 +118,22 @@ class Live:
                 return pid
         raise Forbidden("the secret opens no seat of this game (use your seat's invite link)")
 
+    def undo_position(self, pid: int) -> int:
+        """The position in ``game.actions`` of seat ``pid``'s last standing action, which
+        it may undo (with the bots' actions after it).  Raises :class:`Refused` when the
+        seat has no standing action or a person (or an import) acted after it."""
+        standing = sorted(standing_positions(self.game.actions))
+        mine = [i for i in standing if self.senders[i] == pid]
+        if not mine:
+            raise Refused("nothing of yours to undo")
+        pos = mine[-1]
+        for i in standing:
+            sender = self.senders[i]
+            if i > pos and sender not in self.bot_names:
+                who = self.game.player(sender).name if sender is not None else "an import"
+                raise Refused(f"{who} acted after your last action: it cannot be undone")
+        return pos
+
     def bot_for(self, pid: int) -> Bot | None:
         """The bot playing seat ``pid`` (built on first use), ``None`` for a person."""
         name = self.bot_names.get(pid)
@@ -451,16 +467,7 @@ class GameStore:
                 raise Forbidden("the spectator link watches: it acts for nobody")
             self._check_fresh(live, last_action_id)
             game = live.game
-            standing = sorted(standing_positions(game.actions))
-            mine = [i for i in standing if live.senders[i] == pid]
-            if not mine:
-                raise Refused("nothing of yours to undo")
-            pos = mine[-1]
-            for i in standing:
-                sender = live.senders[i]
-                if i > pos and sender not in live.bot_names:
-                    who = game.player(sender).name if sender is not None else "an import"
-                    raise Refused(f"{who} acted after your last action: it cannot be undone")
+            pos = live.undo_position(pid)
             before = (game.actions[pos - 1].id or 0) if pos > 0 else 0
             undo = Undo(entity=pid, entity_type="player", id=live.last_action_id + 1,
                         created_at=self.now(), action_id=before)

@@ -118,12 +118,13 @@ def _companies(game: Game) -> list[dict[str, Any]]:
 
 
 def _may_undo(live: Live, seat: int) -> bool:
-    from rhineland.io.export import standing_positions
+    from rhineland.web.store import Refused
 
-    standing = sorted(standing_positions(live.game.actions))
-    mine = [i for i in standing if live.senders[i] == seat]
-    return bool(mine) and all(live.senders[i] in live.bot_names
-                              for i in standing if i > mine[-1])
+    try:
+        live.undo_position(seat)
+    except Refused:
+        return False
+    return True
 
 
 def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
