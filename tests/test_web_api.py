@@ -505,3 +505,23 @@ def test_an_engine_fault_refuses_the_action_and_stores_nothing(
     assert act(client, gid, ann, pas, 0).status_code == 200
     assert client.get("/api/games/nope").status_code == 404
     assert "nope" not in client.app.state.store._locks  # type: ignore[attr-defined]
+
+
+@needs_shared
+def test_a_finished_game_shows_its_result(client: TestClient) -> None:
+    path = SHARED / "fixtures" / "1893" / "1893_end_bank.json"
+    data = json.loads(path.read_text())
+    r = client.post("/api/games/import", content=path.read_bytes())
+    assert r.status_code == 200, r.text
+    gid, ann = r.json()["id"], r.json()["seats"][0]["secret"]
+    st = client.get(f"/api/games/{gid}").json()
+    assert st["finished"] and st["acting"] == [] and st["status"] == "game over (bank)"
+    assert st["result"] == {k: int(v) for k, v in data["result"].items()}
+    export = client.get(f"/api/games/{gid}/export").json()
+    assert export["result"] == st["result"] and export["status"] == "finished"
+    assert legal(client, gid, ann)["actions"] == []
+    r = act(client, gid, ann, {"type": "pass", "entity": 1, "entity_type": "player"},
+            st["last_action_id"])
+    assert r.status_code == 422 and r.json()["error"] == "the game is over"
+    lobby = {g["id"]: g for g in client.get("/api/games").json()}
+    assert lobby[gid]["status"] == "finished"
