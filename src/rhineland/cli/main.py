@@ -19,6 +19,7 @@ from rhineland.cli.play import play_cmd
 from rhineland.cli.render import render_cmd
 from rhineland.cli.report import report_cmd
 from rhineland.cli.routes import replay_best_routes, routes_cmd
+from rhineland.cli.serve import serve_cmd
 from rhineland.cli.simulate import simulate_cmd, tournament_cmd
 from rhineland.engine.actions import Action
 from rhineland.engine.game import Game
@@ -206,6 +207,7 @@ cli.add_command(report_cmd)
 cli.add_command(simulate_cmd)
 cli.add_command(play_cmd)
 cli.add_command(tournament_cmd)
+cli.add_command(serve_cmd)
 
 
 def main() -> None:

@@ -1,0 +1,296 @@
+"""The FastAPI application: the JSON API under ``/api`` and the page under ``/``.
+
+API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
+
+* ``GET /api/games``: the lobby (recent games);
+* ``POST /api/games`` ``{"title", "players": [names], "seed", "optional_rules",
+  "bots": {seat: kind}}`` -> ``{"id", "seats": [{"id", "name", "secret", "bot",
+  "url"}], "spectator", "spectator_url"}`` (bot seats have no secret);
+* ``POST /api/games/import`` (an 18xx.games export as the body; ``?bots=2:greedy,3:random``);
+* ``GET /api/games/{id}``: the state, whose turn, the last action id;
+* ``GET /api/games/{id}/legal`` with ``Authorization: Bearer <seat secret>``;
+* ``POST /api/games/{id}/actions`` with the seat secret and ``{"action": {...},
+  "last_action_id": N}`` -> 200 and the new state; 403 wrong seat, 409 stale
+  ``last_action_id``, 422 illegal (the engine's message) or malformed (the export
+  validation's message);
+* ``POST /api/games/{id}/undo`` ``{"last_action_id": N}``: undo one's own last action;
+* ``GET /api/games/{id}/export``: the 18xx.games export (``result`` once finished);
+* ``GET /api/games/{id}/events``: server-sent events, one per stored action;
+* ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position.
+
+Every refusal is ``{"error": "<one line>"}`` with its status.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field, ValidationError
+from starlette.concurrency import run_in_threadpool
+
+from rhineland.errors import ExportError
+from rhineland.io.export import parse_json
+from rhineland.web.bots import BotRunner
+from rhineland.web.db import open_engine
+from rhineland.web.events import Hub
+from rhineland.web.store import Created, Forbidden, GameStore, Live, Refused, WebError
+from rhineland.web.views import legal_view, map_svg, panels_svg, state_view
+
+STATIC = Path(__file__).parent / "static"
+"""The page's assets (HTML, JS, CSS), served under ``/static``."""
+
+
+class NewGame(BaseModel):
+    """``POST /api/games``: title, player names in seat order, seed, optional rules and
+    bots by seat number (1-based) -> bot name (``random``, ``greedy``, ``mcts:N``)."""
+
+    title: str = Field(examples=["18Rhl"])
+    players: list[str] = Field(examples=[["Ann", "Ben", "Cid"]])
+    seed: int = 0
+    optional_rules: list[str] = []
+    bots: dict[int, str] = Field(default={}, examples=[{"2": "greedy", "3": "random"}])
+    description: str = ""
+    open_seats: list[int] = Field(default=[], description="Seats whose invite links the "
+                                  "lobby shows (anyone may take them).")
+    clock_minutes: int | None = Field(default=None, description="A chess clock: minutes "
+                                      "of thinking time per player (shown, not enforced).")
+
+
+class ActionRequest(BaseModel):
+    """``POST /api/games/{id}/actions``: an export action record (no ``id`` needed: the
+    server numbers it) and the last action id the sender saw."""
+
+    action: dict[str, Any]
+    last_action_id: int
+
+
+class UndoRequest(BaseModel):
+    """``POST /api/games/{id}/undo``: the last action id the sender saw."""
+
+    last_action_id: int
+
+
+_bearer = HTTPBearer(auto_error=False, description="The seat's secret from its invite link.")
+Auth = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+
+def _secret(auth: HTTPAuthorizationCredentials | None) -> str | None:
+    return auth.credentials if auth is not None else None
+
+
+def _created(c: Created) -> dict[str, Any]:
+    seats = [{"id": s["id"], "name": s["name"], "bot": s["bot"],
+              "secret": None if s["bot"] else s["secret"],
+              "url": None if s["bot"] else f"/g/{c.id}#{s['secret']}"} for s in c.seats]
+    return {"id": c.id, "seats": seats, "spectator": c.spectator,
+            "spectator_url": f"/g/{c.id}#{c.spectator}"}
+
+
+def _bots_param(text: str | None) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        seat, _, kind = part.partition(":")
+        if not seat.strip().isdigit() or not kind.strip():
+            raise Refused(f"bots: expected SEAT:BOT (e.g. 2:greedy), found {part!r}")
+        out[int(seat)] = kind.strip()
+    return out
+
+
+def _json_body(raw: bytes, model: type[BaseModel]) -> Any:
+    """The request body as ``model``: malformed JSON refused with the export
+    validation's one-line message, a wrong shape with the field named."""
+    try:
+        data = parse_json(raw, "the request body")
+    except ExportError as exc:
+        raise Refused(str(exc)) from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err["loc"]) or "body"
+        raise Refused(f"{where}: {err['msg']}") from None
+
+
+def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {
+        "application/json": {"schema": model.model_json_schema()}}}}
+
+
+def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool = False,
+               bot_workers: int = 2, resume_bots: bool = True,
+               now: Callable[[], int] | None = None) -> FastAPI:
+    """The application on the database ``db_url`` (SQLite file or ``postgresql://``).
+
+    ``inline_bots``: bots move inside the request that made it their turn (tests);
+    otherwise in ``bot_workers`` threads.  ``resume_bots``: on start, the bots of the
+    stored games that were to move play on (after a stop or a crash).  ``now()``: the
+    time in Unix seconds (default: the system clock; tests give their own).
+    """
+    hub = Hub()
+    store = (GameStore(open_engine(db_url), on_change=hub.publish) if now is None else
+             GameStore(open_engine(db_url), on_change=hub.publish, now=now))
+    runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        if resume_bots:
+            threading.Thread(target=_resume, args=(store, runner), daemon=True).start()
+        yield
+        runner.shutdown()
+
+    app = FastAPI(title="rhineland", version="0.1.0", lifespan=lifespan,
+                  description="Play 18Rhl and 1893: Cologne: games as 18xx.games action "
+                              "lists; money in M (Mark).")
+    app.state.store = store
+    app.state.hub = hub
+    app.state.bots = runner
+
+    @app.exception_handler(WebError)
+    async def _web_error(_req: Request, exc: WebError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err.get("loc", ())) or "request"
+        return JSONResponse({"error": f"{where}: {err.get('msg', 'invalid')}"},
+                            status_code=422)
+
+    # -- the page ------------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/g/{game_id}", include_in_schema=False)
+    def game_page(game_id: str) -> FileResponse:
+        return FileResponse(STATIC / "game.html")
+
+    # -- the API -------------------------------------------------------------------------
+    @app.get("/api/games", summary="The lobby: recent games, newest first")
+    def lobby() -> list[dict[str, Any]]:
+        return store.lobby()
+
+    @app.post("/api/games", summary="Create a game")
+    def create(body: NewGame) -> dict[str, Any]:
+        created = store.create(body.title, body.players, seed=body.seed,
+                               optional_rules=body.optional_rules, bots=body.bots,
+                               description=body.description, open_seats=body.open_seats,
+                               clock=None if body.clock_minutes is None
+                               else body.clock_minutes * 60)
+        runner.kick(created.id)
+        return _created(created)
+
+    @app.post("/api/games/import", summary="Import an 18xx.games export",
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": {"type": "object"}}}}})
+    async def import_game(request: Request, bots: str | None = None) -> dict[str, Any]:
+        raw = await request.body()
+        try:
+            data = parse_json(raw, "the export")
+        except ExportError as exc:
+            raise Refused(str(exc)) from None
+        created = store.import_export(data, bots=_bots_param(bots))
+        runner.kick(created.id)
+        return _created(created)
+
+    @app.get("/api/games/{game_id}", summary="The state: whose turn, last action id, ...")
+    def get_state(game_id: str, auth: Auth) -> dict[str, Any]:
+        with store.locked(game_id) as live:
+            seat = _seat_or_none(live, _secret(auth))
+            return state_view(live, seat, store.now())
+
+    @app.get("/api/games/{game_id}/legal", summary="The seat's legal actions")
+    def legal(game_id: str, auth: Auth) -> dict[str, Any]:
+        with store.locked(game_id) as live:
+            seat = live.seat_of(_secret(auth))
+            if seat is None:
+                raise Forbidden("the spectator link watches: it has no legal actions")
+            return {"seat": seat, "last_action_id": live.last_action_id,
+                    "actions": legal_view(live, seat)}
+
+    @app.post("/api/games/{game_id}/actions", summary="Act for one's seat",
+              openapi_extra=_body_doc(ActionRequest),
+              responses={403: {"description": "not this seat's secret, turn or entity"},
+                         409: {"description": "stale last_action_id"},
+                         422: {"description": "illegal or malformed action"}})
+    async def act(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+        body: ActionRequest = _json_body(await request.body(), ActionRequest)
+        secret = _secret(auth)
+
+        def work() -> dict[str, Any]:
+            store.act(game_id, secret, body.action, body.last_action_id)
+            runner.kick(game_id)
+            with store.locked(game_id) as fresh:
+                return state_view(fresh, fresh.seat_of(secret), store.now())
+
+        return await run_in_threadpool(work)
+
+    @app.post("/api/games/{game_id}/undo", summary="Undo one's own last action",
+              openapi_extra=_body_doc(UndoRequest))
+    async def undo(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+        body: UndoRequest = _json_body(await request.body(), UndoRequest)
+        secret = _secret(auth)
+
+        def work() -> dict[str, Any]:
+            live = store.undo(game_id, secret, body.last_action_id)
+            runner.kick(game_id)
+            return state_view(live, live.seat_of(secret), store.now())
+
+        return await run_in_threadpool(work)
+
+    @app.get("/api/games/{game_id}/export", summary="The 18xx.games export")
+    def export(game_id: str) -> dict[str, Any]:
+        return store.export(game_id)
+
+    @app.get("/api/games/{game_id}/events", summary="Server-sent events, one per action")
+    def events(game_id: str) -> StreamingResponse:
+        with store.locked(game_id) as live:
+            first = live.last_action_id
+        return StreamingResponse(hub.stream(game_id, first), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache",
+                                          "X-Accel-Buffering": "no"})
+
+    @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
+    def map_image(game_id: str) -> Response:
+        with store.locked(game_id) as live:
+            return Response(map_svg(live.game), media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/panels.svg",
+             summary="Stock market, companies, players and depot (SVG)")
+    def panels_image(game_id: str) -> Response:
+        with store.locked(game_id) as live:
+            return Response(panels_svg(live.game), media_type="image/svg+xml")
+
+    return app
+
+
+def _seat_or_none(live: Live, secret: str | None) -> int | None:
+    if secret is None:
+        return None
+    try:
+        return live.seat_of(secret)
+    except Forbidden:
+        return None
+
+
+def _resume(store: GameStore, runner: BotRunner) -> None:
+    """Let the bots of every active stored game that were to move play on."""
+    for gid in store.game_ids(active=True):
+        try:
+            if store.bots_to_act(gid):
+                runner.kick(gid)
+        except Exception:  # a game that no longer loads waits; the server goes on
+            continue

@@ -1,0 +1,536 @@
+"""Games as stored action lists, with atomic actions.
+
+:class:`GameStore` keeps every game in the database (:mod:`rhineland.web.db`) as its
+setup and its export action records, and a live :class:`~rhineland.engine.game.Game`
+per recently used game in memory (rebuilt by replaying the stored actions).  An action
+is checked (the seat's secret, the last action id the sender saw, the action's fields,
+the rules) and then stored in one transaction: it is stored and applied, or refused
+with a :class:`WebError` and nothing changes.  The database is the truth: when a
+commit fails the in-memory game is dropped and rebuilt from what is stored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from rhineland.api import new_game
+from rhineland.bots import Bot, make_bot
+from rhineland.engine.actions import Action, Refs, Undo, action_from_json
+from rhineland.engine.game import Game
+from rhineland.errors import ExportError, GameError
+from rhineland.io.export import (
+    Export,
+    ReplayError,
+    game_from_export,
+    parse_export,
+    replay_iter,
+    standing_positions,
+    to_export,
+)
+from rhineland.web.db import ActionRow, GameRow
+
+
+class WebError(Exception):
+    """A refused request: ``status`` is the HTTP status (403 wrong seat, 404 no such
+    game, 409 stale last action id, 422 illegal or malformed), the message one line."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(WebError):
+    """No game with that id."""
+
+    status = 404
+
+
+class Forbidden(WebError):
+    """The secret is no seat's, or its seat may not take this action now."""
+
+    status = 403
+
+
+class Stale(WebError):
+    """The sender saw an older position (``last_action_id``) than the stored one."""
+
+    status = 409
+
+
+class Refused(WebError):
+    """The action is malformed (the export validation's message) or illegal (the
+    engine's message)."""
+
+    status = 422
+
+
+@dataclass
+class Live:
+    """A game in memory: the engine's game, its stored setup, who sent each action
+    (``senders[i]``: the player id whose seat sent ``game.actions[i]``, ``None`` for an
+    imported one), the bots by player id, when the game was created (Unix seconds) and
+    its chess clock (seconds of thinking time per player, ``None``: no clock)."""
+
+    id: str
+    game: Game
+    players: list[dict[str, Any]]
+    secrets: dict[int, str]
+    spectator: str
+    bot_names: dict[int, str]
+    description: str
+    senders: list[int | None]
+    created_at: int = 0
+    clock: int | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+    @property
+    def n_actions(self) -> int:
+        """How many actions are stored (undo and messages included)."""
+        return len(self.game.actions)
+
+    @property
+    def last_action_id(self) -> int:
+        """The id of the last stored action (0 before the first)."""
+        return (self.game.actions[-1].id or 0) if self.game.actions else 0
+
+    def seat_of(self, secret: str | None) -> int | None:
+        """The player id whose seat ``secret`` opens; ``None`` for the spectator link.
+        Raises :class:`Forbidden` for any other secret."""
+        if secret is not None and secrets.compare_digest(secret, self.spectator):
+            return None
+        for pid, s in self.secrets.items():
+            if secret is not None and secrets.compare_digest(secret, s):
+                return pid
+        raise Forbidden("the secret opens no seat of this game (use your seat's invite link)")
+
+    def undo_position(self, pid: int) -> int:
+        """The position in ``game.actions`` of seat ``pid``'s last standing action, which
+        it may undo (with the bots' actions after it).  Raises :class:`Refused` when the
+        seat has no standing action or a person (or an import) acted after it."""
+        standing = sorted(standing_positions(self.game.actions))
+        mine = [i for i in standing if self.senders[i] == pid]
+        if not mine:
+            raise Refused("nothing of yours to undo")
+        pos = mine[-1]
+        for i in standing:
+            sender = self.senders[i]
+            if i > pos and sender not in self.bot_names:
+                who = self.game.player(sender).name if sender is not None else "an import"
+                raise Refused(f"{who} acted after your last action: it cannot be undone")
+        return pos
+
+    def bot_for(self, pid: int) -> Bot | None:
+        """The bot playing seat ``pid`` (built on first use), ``None`` for a person."""
+        name = self.bot_names.get(pid)
+        if name is None:
+            return None
+        if pid not in self.bots:
+            self.bots[pid] = make_bot(name, self.game.seed + pid)
+        return self.bots[pid]
+
+
+@dataclass(frozen=True)
+class Created:
+    """A new game's id, its seats ``[{"id", "name", "secret", "bot"}]`` and the
+    spectator secret."""
+
+    id: str
+    seats: list[dict[str, Any]]
+    spectator: str
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(8)
+
+
+def _secret() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class GameStore:
+    """Every game of one database, with atomic actions.
+
+    ``on_change(game_id, last_action_id)`` runs after each stored action (the
+    events hub).  ``now()`` gives the time in Unix seconds (actions' ``created_at``, the
+    chess clocks).  ``cache`` bounds the games kept live in memory.  All methods are
+    thread-safe; the actions of one game are serialised by a per-game lock, and two
+    processes sharing a database exclude each other through the guarded
+    ``n_actions`` update (the loser gets :class:`Stale`).
+    """
+
+    def __init__(self, engine: Engine, *, cache: int = 256,
+                 on_change: Callable[[str, int], None] | None = None,
+                 now: Callable[[], int] = _now) -> None:
+        self.engine = engine
+        self.now = now
+        self.cache_size = cache
+        self.on_change = on_change
+        self._live: OrderedDict[str, Live] = OrderedDict()
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+
+    # -- locking and loading -------------------------------------------------------------
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[Live]:
+        """The live game ``game_id`` with its lock held (raises :class:`NotFound`)."""
+        with self._guard:
+            lock = self._locks.setdefault(game_id, threading.RLock())
+        with lock:
+            try:
+                live = self._load(game_id)
+            except NotFound:
+                with self._guard:
+                    self._locks.pop(game_id, None)  # no lock kept for an unknown id
+                raise
+            yield live
+
+    def _load(self, game_id: str) -> Live:
+        with self._guard:
+            live = self._live.get(game_id)
+            if live is not None:
+                self._live.move_to_end(game_id)
+        if live is not None:
+            with Session(self.engine) as s:
+                stored = s.scalar(select(GameRow.n_actions).where(GameRow.id == game_id))
+            if stored == live.n_actions:
+                return live
+            self._drop(game_id)  # another server stored actions since: replay them
+        with Session(self.engine) as s:
+            row = s.get(GameRow, game_id)
+            if row is None:
+                raise NotFound(f"no game {game_id!r}")
+            acts = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
+                             .order_by(ActionRow.seq)).all()
+            records = [a.data for a in acts]
+            senders = [a.seat for a in acts]
+            live_setup = (row.title, row.players, row.seed, row.optional_rules,
+                          row.secrets, row.spectator, row.bots, row.description)
+            created_at, clock = row.created_at, row.clock
+        title, players, seed, rules, secs, spectator, bots, description = live_setup
+        export = parse_export({"title": title, "players": players,
+                               "settings": {"seed": seed, "optional_rules": rules},
+                               "actions": records})
+        game = _replayed(export)
+        live = Live(game_id, game, players, {int(k): v for k, v in secs.items()}, spectator,
+                    {int(k): v for k, v in bots.items()}, description, senders, created_at,
+                    clock)
+        with self._guard:
+            self._live[game_id] = live
+            while len(self._live) > self.cache_size:
+                self._live.popitem(last=False)
+        return live
+
+    def _drop(self, game_id: str) -> None:
+        with self._guard:
+            self._live.pop(game_id, None)
+
+    # -- creating ----------------------------------------------------------------------------
+    def create(self, title: str, players: Sequence[str], *, seed: int = 0,
+               optional_rules: Sequence[str] = (), bots: Mapping[int, str] | None = None,
+               description: str = "", open_seats: Sequence[int] = (),
+               clock: int | None = None) -> Created:
+        """A new game of ``title`` for ``players`` (names in seat order, player ids 1, 2,
+        ...) with ``bots`` (player id -> bot name) in some seats.  Raises
+        :class:`Refused` for an unknown title, a player count or optional rule the title
+        does not have, a bot name or seat that does not exist.  ``open_seats``: seat
+        numbers whose invite links the lobby shows; ``clock``: the chess clock, seconds of
+        thinking time per player (shown, not enforced)."""
+        names = [str(n).strip() for n in players]
+        if any(not n for n in names):
+            raise Refused("players: every player needs a name")
+        if len({n.lower() for n in names}) != len(names):
+            raise Refused("players: the names must differ")
+        try:
+            game = new_game(title, names, seed=seed, optional_rules=optional_rules)
+        except (ExportError, GameError) as exc:
+            raise Refused(str(exc)) from None
+        bot_names = self._check_bots(bots or {}, len(names))
+        opened = sorted({int(s) for s in open_seats})
+        if any(not 1 <= s <= len(names) or s in bot_names for s in opened):
+            raise Refused(f"open_seats: expected seats of people (1..{len(names)}, no bot), "
+                          f"found {opened}")
+        if clock is not None and clock <= 0:
+            raise Refused(f"clock: expected a positive number of seconds, found {clock}")
+        return self._insert(game, bot_names, description, [], opened, clock)
+
+    @staticmethod
+    def _check_bots(bots: Mapping[int, str], n: int) -> dict[int, str]:
+        out: dict[int, str] = {}
+        for seat, name in bots.items():
+            if not 1 <= int(seat) <= n:
+                raise Refused(f"bots: no seat {seat} (seats 1..{n})")
+            try:
+                make_bot(name)
+            except ValueError as exc:
+                raise Refused(f"bots: seat {seat}: {exc}") from None
+            out[int(seat)] = name
+        return out
+
+    def import_export(self, data: Any, *, bots: Mapping[int, str] | None = None,
+                      description: str = "") -> Created:
+        """A new game from an 18xx.games export (to continue or watch).  Raises
+        :class:`Refused` with the export validation's one-line message for a malformed
+        export, or naming the first illegal action."""
+        try:
+            export = parse_export(data)
+            game = _replayed(export)
+        except ReplayError as exc:
+            raise Refused(f"action {exc.action_id}: {exc.reason}") from None
+        except ExportError as exc:
+            raise Refused(str(exc)) from None
+        by_seat = {i + 1: pid for i, (pid, _) in enumerate(game.seats)}
+        bot_names = {by_seat[s]: n for s, n in
+                     self._check_bots(bots or {}, len(game.seats)).items()}
+        desc = description or str(data.get("description") or "")
+        return self._insert(game, bot_names, desc, [None] * len(game.actions))
+
+    def _insert(self, game: Game, bots: dict[int, str], description: str,
+                senders: list[int | None], open_seats: Sequence[int] = (),
+                clock: int | None = None) -> Created:
+        gid = _new_id()
+        players = [{"id": pid, "name": name} for pid, name in game.seats]
+        secs = {pid: _secret() for pid, _ in game.seats}
+        spectator = _secret()
+        now = self.now()
+        with Session(self.engine) as s, s.begin():
+            s.add(GameRow(id=gid, title=game.data.title, players=players, seed=game.seed,
+                          optional_rules=list(game.title.optional_rules),
+                          secrets={str(k): v for k, v in secs.items()},
+                          bots={str(k): v for k, v in bots.items()}, spectator=spectator,
+                          open_seats=list(open_seats), clock=clock,
+                          description=description, n_actions=len(game.actions),
+                          last_action_id=(game.actions[-1].id or 0) if game.actions else 0,
+                          status=_status(game), created_at=now, updated_at=now))
+            s.flush()
+            for i, a in enumerate(game.actions):
+                s.add(ActionRow(game_id=gid, seq=i, action_id=a.id or 0, seat=senders[i],
+                                data=a.to_json()))
+        seats = [{"id": pid, "name": name, "secret": secs[pid], "bot": bots.get(pid)}
+                 for pid, name in game.seats]
+        return Created(gid, seats, spectator)
+
+    # -- reading -----------------------------------------------------------------------------
+    def lobby(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The most recently active games, newest first: id, title, description, players
+        (with ``bot``, and ``url``, the invite link of an open seat), status, last action
+        id and times (Unix seconds)."""
+        with Session(self.engine) as s:
+            rows = s.scalars(select(GameRow).order_by(GameRow.updated_at.desc(),
+                                                      GameRow.created_at.desc())
+                             .limit(limit)).all()
+            return [{"id": r.id, "title": r.title, "description": r.description,
+                     "players": [{**p, "bot": r.bots.get(str(p["id"])),
+                                  "url": (f"/g/{r.id}#{r.secrets[str(p['id'])]}"
+                                          if p["id"] in (r.open_seats or []) else None)}
+                                 for p in r.players],
+                     "status": r.status, "last_action_id": r.last_action_id,
+                     "created_at": r.created_at, "updated_at": r.updated_at} for r in rows]
+
+    def export(self, game_id: str) -> dict[str, Any]:
+        """The game as an 18xx.games export (``result`` once finished)."""
+        with self.locked(game_id) as live:
+            out = to_export(live.game)
+            out["id"] = game_id
+            if live.description:
+                out["description"] = live.description
+            return out
+
+    # -- acting ------------------------------------------------------------------------------
+    def act(self, game_id: str, secret: str | None, record: Any,
+            last_action_id: int) -> Live:
+        """Apply the export action ``record`` for the seat ``secret`` opens, if the game is
+        still at ``last_action_id``; store it and return the live game.
+
+        Raises :class:`Forbidden` (no seat's secret, the spectator's, not this seat's
+        turn or entity), :class:`Stale` (the game moved on since ``last_action_id``),
+        :class:`Refused` (malformed: the export validation's message; illegal: the
+        engine's message).  A refused action changes nothing.
+        """
+        with self.locked(game_id) as live:
+            pid = live.seat_of(secret)
+            if pid is None:
+                raise Forbidden("the spectator link watches: it acts for nobody")
+            self._check_fresh(live, last_action_id)
+            game = live.game
+            if game.is_terminal:
+                raise Refused("the game is over")
+            action = self._parse(live, record)
+            self._check_turn(live, pid, action)
+            self._apply(live, action, pid)
+            return live
+
+    def _check_fresh(self, live: Live, last_action_id: int) -> None:
+        if last_action_id != live.last_action_id:
+            raise Stale(f"stale position: the game is at action {live.last_action_id}, "
+                        f"not {last_action_id}; reload and try again")
+
+    def _parse(self, live: Live, record: Any) -> Action:
+        if not isinstance(record, dict):
+            raise Refused(f"action: expected a JSON object, found {type(record).__name__}")
+        data = {k: v for k, v in record.items() if k not in ("id", "created_at", "user")}
+        data["id"] = live.last_action_id + 1
+        data["created_at"] = self.now()
+        refs = Refs.of(live.game.data, (pid for pid, _ in live.game.seats))
+        try:
+            return action_from_json(data, refs)
+        except ExportError as exc:
+            raise Refused(str(exc)) from None
+
+    @staticmethod
+    def _check_turn(live: Live, pid: int, action: Action) -> None:
+        game = live.game
+        acting = game.acting_entities()
+        if pid not in acting:
+            names = ", ".join(game.player(p).name for p in acting) or "nobody"
+            raise Forbidden(f"not your turn: {names} to act")
+        if action.entity_type == "player":
+            if action.entity != pid:
+                raise Forbidden(f"your seat is player {pid}, not {action.entity}")
+            return
+        tables: dict[str, Mapping[str, Any]] = {
+            "corporation": game.corporations, "minor": game.minors, "company": game.privates}
+        table = tables.get(action.entity_type, {})
+        entity = table.get(str(action.entity))
+        if entity is not None and pid not in game.entity_owner_ids(entity):
+            raise Forbidden(f"{action.entity} is not yours to run")
+
+    def _apply(self, live: Live, action: Action, pid: int | None) -> None:
+        """Process ``action`` (raising :class:`Refused` for an illegal one), then store it;
+        a failed commit drops the live game (the stored actions stay the truth)."""
+        game = live.game
+        n = live.n_actions
+        try:
+            game.process(action)
+        except GameError as exc:
+            raise Refused(str(exc)) from None
+        except Exception as exc:  # an engine fault: the action is refused, the game reloaded
+            self._drop(live.id)
+            raise Refused(f"the engine failed on this action ({type(exc).__name__}: "
+                          f"{str(exc).splitlines()[0] if str(exc) else ''}); nothing was "
+                          "stored") from None
+        stored = game.actions[-1]
+        try:
+            self._store(live.id, n, stored, pid, game)
+        except BaseException:
+            self._drop(live.id)
+            raise
+        live.senders.append(pid)
+        self._changed(live)
+
+    def _store(self, game_id: str, n: int, action: Action, pid: int | None, game: Game) -> None:
+        try:
+            with Session(self.engine) as s, s.begin():
+                res = s.execute(
+                    update(GameRow).where(GameRow.id == game_id, GameRow.n_actions == n)
+                    .values(n_actions=n + 1, last_action_id=action.id or 0,
+                            status=_status(game), updated_at=self.now()))
+                if res.rowcount != 1:  # type: ignore[attr-defined]
+                    raise Stale("another server stored an action of this game first; "
+                                "reload and try again")
+                s.add(ActionRow(game_id=game_id, seq=n, action_id=action.id or 0, seat=pid,
+                                data=action.to_json()))
+        except IntegrityError:
+            raise Stale("another server stored an action of this game first; "
+                        "reload and try again") from None
+
+    def _changed(self, live: Live) -> None:
+        if self.on_change is not None:
+            self.on_change(live.id, live.last_action_id)
+
+    def undo(self, game_id: str, secret: str | None, last_action_id: int) -> Live:
+        """Undo the last action of the seat ``secret`` opens, with the bots' actions
+        after it (only bots may have acted since).  Raises :class:`Forbidden`,
+        :class:`Stale` as :meth:`act` does, :class:`Refused` when there is nothing of
+        this seat's to undo or another person acted after it."""
+        with self.locked(game_id) as live:
+            pid = live.seat_of(secret)
+            if pid is None:
+                raise Forbidden("the spectator link watches: it acts for nobody")
+            self._check_fresh(live, last_action_id)
+            game = live.game
+            pos = live.undo_position(pid)
+            before = (game.actions[pos - 1].id or 0) if pos > 0 else 0
+            undo = Undo(entity=pid, entity_type="player", id=live.last_action_id + 1,
+                        created_at=self.now(), action_id=before)
+            records = [a.to_json() for a in game.actions] + [undo.to_json()]
+            try:
+                rebuilt = _replayed(parse_export({
+                    "title": game.data.title, "players": live.players,
+                    "settings": {"seed": game.seed,
+                                 "optional_rules": list(game.title.optional_rules)},
+                    "actions": records}))
+            except (ExportError, GameError) as exc:
+                raise Refused(f"cannot undo: {exc}") from None
+            self._store(game_id, live.n_actions, rebuilt.actions[-1], pid, rebuilt)
+            live.game = rebuilt
+            live.senders.append(pid)
+            live.bots.clear()
+            self._changed(live)
+            return live
+
+    def bot_step(self, game_id: str) -> bool:
+        """Let the bot whose seat decides now play one action; ``False`` when a person
+        (or nobody: the game is over) is to act."""
+        with self.locked(game_id) as live:
+            game = live.game
+            if game.is_terminal:
+                return False
+            acting = game.acting_entities()
+            if not acting:
+                return False
+            pid = acting[0]
+            bot = live.bot_for(pid)
+            if bot is None:
+                return False
+            action = bot.choose(game, pid)
+            action = dataclasses.replace(action, id=live.last_action_id + 1, created_at=self.now())
+            self._apply(live, action, pid)
+            return True
+
+    def bots_to_act(self, game_id: str) -> bool:
+        """Whether a bot seat decides now in game ``game_id``."""
+        with self.locked(game_id) as live:
+            game = live.game
+            acting = [] if game.is_terminal else game.acting_entities()
+            return bool(acting) and acting[0] in live.bot_names
+
+    def game_ids(self, *, active: bool = True) -> list[str]:
+        """The ids of every stored game (``active``: of those not finished)."""
+        with Session(self.engine) as s:
+            q = select(GameRow.id)
+            if active:
+                q = q.where(GameRow.status == "active")
+            return list(s.scalars(q).all())
+
+
+def _status(game: Game) -> str:
+    return "finished" if game.is_terminal else "active"
+
+
+def _replayed(export: Export) -> Game:
+    """The game of ``export`` with every action replayed (the reference's leniencies
+    allowed for what was recorded, none for what comes next).  Raises ``ReplayError``."""
+    game = game_from_export(export)
+    for _ in replay_iter(export, game):
+        pass
+    game.leniencies = frozenset()
+    return game

@@ -1,0 +1,183 @@
+"""What the API shows of a game: its state, a seat's legal actions, the drawings.
+
+Money is in M (Mark).  Legal actions come from ``Game.legal_actions()`` only (the page
+never works out a rule): each entry is ``{"action": export record, "text": ...}``, with
+``"amount": {"field", "min", "max", "step"}`` for a decision with an amount (a bid, a
+price) and ``"routes": "best"`` for a run (the action then holds the best routes);
+tile lays and tokens carry the ``hex`` they are on, so the page can offer them when a
+hex is clicked.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rhineland.cli.play_view import describe, status_line
+from rhineland.engine.actions import LayTile, PlaceToken
+from rhineland.engine.entities import IPO, MARKET
+from rhineland.engine.legal import AmountRange, RouteChoice
+from rhineland.errors import GameError
+from rhineland.render import render_svg, svg
+from rhineland.render.panels import draw_panels
+
+if TYPE_CHECKING:
+    from rhineland.engine.game import Game
+    from rhineland.web.store import Live
+
+LOG_LINES = 60
+"""How many of the last log lines the state carries."""
+
+
+def state_view(live: Live, seat: int | None = None, now: int | None = None) -> dict[str, Any]:
+    """The game's state for a page: setup, whose turn (``acting``: player ids),
+    ``last_action_id`` (send it back with an action), players, companies, bank, phase,
+    the last :data:`LOG_LINES` log lines, ``clock`` (:func:`clock_view` at ``now``, Unix
+    seconds) and ``result`` (player id -> score in M) once finished.  ``seat``: the
+    player id of the asking seat (``None``: a spectator)."""
+    game = live.game
+    finished = game.is_terminal
+    acting = [] if finished else game.acting_entities()
+    out: dict[str, Any] = {
+        "id": live.id,
+        "title": game.data.title,
+        "description": live.description,
+        "seat": seat,
+        "last_action_id": live.last_action_id,
+        "n_actions": live.n_actions,
+        "finished": finished,
+        "status": status_line(game),
+        "round": game.round.label if game.state.round is not None else "",
+        "phase": game.phase.name,
+        "bank": game.bank.cash,
+        "acting": acting,
+        "players": [_player(game, live, p.id) for p in game.players],
+        "corporations": _companies(game),
+        "log": game.log[-LOG_LINES:],
+        "result": ({str(k): v for k, v in game.result().items()} if finished else None),
+        "clock": clock_view(live, acting, int(time.time()) if now is None else now),
+    }
+    if seat is not None and not finished:
+        out["can_undo"] = _may_undo(live, seat)
+    return out
+
+
+def clock_view(live: Live, acting: list[int], now: int) -> dict[str, Any] | None:
+    """The chess clock (``None`` without one): ``limit`` (seconds per player), ``used``
+    and ``left`` (seconds, by player id as a string; negative when out of time),
+    ``running`` (the player whose time runs now, or ``None``) and ``out_of_time``
+    (player ids).  An action's thinking time runs from the action before it (or the
+    game's creation) to its ``created_at`` and counts for the seat that sent it; the
+    time since the last action counts for the player to act."""
+    if live.clock is None:
+        return None
+    used = {pid: 0 for pid, _ in live.game.seats}
+    prev = live.created_at
+    for action, sender in zip(live.game.actions, live.senders, strict=True):
+        t = action.created_at if action.created_at is not None else prev
+        if sender in used:
+            used[sender] += max(0, t - prev)
+        prev = max(prev, t)
+    running = acting[0] if acting else None
+    if running in used:
+        used[running] += max(0, now - prev)
+    left = {pid: live.clock - u for pid, u in used.items()}
+    return {"limit": live.clock, "used": {str(k): v for k, v in used.items()},
+            "left": {str(k): v for k, v in left.items()}, "running": running,
+            "out_of_time": [pid for pid, v in left.items() if v < 0]}
+
+
+def _player(game: Game, live: Live, pid: int) -> dict[str, Any]:
+    p = game.player(pid)
+    shares = {c.sym: c.percent_of(pid) for c in game.corporations.values()
+              if c.percent_of(pid)}
+    return {"id": pid, "name": p.name, "cash": p.cash, "value": game.player_value(p),
+            "bankrupt": p.bankrupt, "shares": shares, "privates": list(p.companies),
+            "bot": live.bot_names.get(pid)}
+
+
+def _companies(game: Game) -> list[dict[str, Any]]:
+    out = []
+    for c in game.corporations.values():
+        if not c.ipoed or c.closed:
+            continue
+        out.append({"sym": c.sym, "president": c.president, "cash": c.cash,
+                    "price": c.share_price.price if c.share_price else None,
+                    "par": c.par_price.price if c.par_price else None,
+                    "floated": c.floated, "trains": [t.name for t in c.trains],
+                    "tokens": [h for h, _ in c.tokens], "tokens_left": c.tokens_left,
+                    "ipo": c.percent_of(IPO), "market": c.percent_of(MARKET)})
+    for m in game.minors.values():
+        if m.owner is None or m.closed:
+            continue
+        out.append({"sym": m.sym, "president": m.owner, "cash": m.cash, "price": None,
+                    "par": None, "floated": m.floated, "trains": [t.name for t in m.trains],
+                    "tokens": [h for h, _ in m.tokens], "tokens_left": None,
+                    "ipo": None, "market": None})
+    return out
+
+
+def _may_undo(live: Live, seat: int) -> bool:
+    from rhineland.web.store import Refused
+
+    try:
+        live.undo_position(seat)
+    except Refused:
+        return False
+    return True
+
+
+def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
+    """The legal actions of player ``seat`` now (``[]`` when another seat is to act or
+    the game is over), as described in the module docstring."""
+    game = live.game
+    if game.is_terminal or seat not in game.acting_entities():
+        return []
+    token_hex = _token_hexes(game)
+    out: list[dict[str, Any]] = []
+    for choice in game.legal_actions():
+        entry: dict[str, Any] = {"text": describe(game, choice)}
+        if isinstance(choice, AmountRange):
+            entry["action"] = choice.action.to_json()
+            entry["amount"] = {"field": choice.field, "min": choice.min, "max": choice.max,
+                               "step": choice.step}
+            entry["text"] = entry["text"].replace("  (type: N AMOUNT)", "")
+        elif isinstance(choice, RouteChoice):
+            try:
+                best = choice.best(game)
+            except GameError:
+                continue
+            entry["action"] = best.to_json()
+            entry["routes"] = "best"
+            revenue = sum(int(r.get("revenue", 0)) for r in best.routes)
+            entry["text"] = f"{choice.entity}: run trains on the best routes ({revenue}M)"
+        else:
+            entry["action"] = choice.to_json()
+            if isinstance(choice, LayTile):
+                entry["hex"] = choice.hex
+            elif isinstance(choice, PlaceToken):
+                entry["hex"] = token_hex.get(choice.city)
+        out.append(entry)
+    return out
+
+
+def _token_hexes(game: Game) -> dict[str, str]:
+    """City id (``"<tile id>-<part>"``) -> hex of every legal token placement now."""
+    out: dict[str, str] = {}
+    for spot in game.legal_tokens():
+        placed = game.board.tile_at(spot.hex)
+        part = placed.tile.cities[spot.city].part
+        out[f"{placed.tile_id}-{part}"] = spot.hex
+    return out
+
+
+def map_svg(game: Game) -> str:
+    """The map of the position as an SVG document (hexes carry ``data-hex``)."""
+    return render_svg(game, panels=False)
+
+
+def panels_svg(game: Game) -> str:
+    """The stock market, companies, players and depot as an SVG document."""
+    body, w, h = draw_panels(game, 10, 10)
+    background = svg.element("rect", x=0, y=0, width=w + 20, height=h + 20, fill="#ffffff")
+    return svg.document(w + 20, h + 20, [background, body], title=game.data.title)

@@ -1,0 +1,46 @@
+"""A real server for the web tests: uvicorn in a thread on a free loopback port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import uvicorn
+
+from rhineland.web import create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def live_server(db_url: str, **app_args: object) -> Iterator[str]:
+    """Serve ``create_app(db_url, **app_args)``; yields the base URL
+    (``http://127.0.0.1:PORT``).  Waits (up to 200 polls) until it answers."""
+    port = free_port()
+    config = uvicorn.Config(create_app(db_url, **app_args),  # type: ignore[arg-type]
+                            host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            httpx.get(f"{base}/api/games", timeout=2)
+            break
+        except httpx.TransportError:
+            time.sleep(0.05)
+    else:
+        raise RuntimeError("the test server did not start")
+    try:
+        yield base
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
