@@ -46,4 +46,8 @@ class RhlLegal(Title):
         ):  # only a private its president owns may lay for the company
             ctx = self.lay_context(game, rnd, entity)
             cands.extend(lay_action(game, entity, lay) for lay in legal_special_lays(ctx))
+        if step == "buy_train" and self.rule_set.bank_loan:  # type: ignore[attr-defined]
+            from rhineland.titles.g18rhl.seed_steps import seed_candidates
+
+            cands.extend(seed_candidates(game, rnd, entity))
         return list(cands)

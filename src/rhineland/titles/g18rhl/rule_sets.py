@@ -25,6 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rhineland.engine.ruleset import REFERENCE, SEED
+from rhineland.engine.steps import Step
+from rhineland.titles.g18rhl.seed_steps import SEED_STEPS
+from rhineland.titles.g18rhl.steps import STEPS
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,8 @@ class RhlRuleSet:
     trains from each other; ``company_sells_treasury_first`` and ``bank_loan``: the
     seed's forced train purchase (the company sells its own shares first; the
     president may take a bank loan, counted double against their final value) instead
-    of the reference's bankruptcy and receivership; ``loan_penalty``: the factor of the
-    loan deducted from the final value.
+    of the reference's bankruptcy and receivership; ``steps``: the OR turn's steps;
+    ``loan_penalty``: the factor of a loan deducted from the final value.
     """
 
     float_at_sr_end: bool
@@ -50,6 +53,7 @@ class RhlRuleSet:
     trains_between_companies_from: int
     company_sells_treasury_first: bool
     bank_loan: bool
+    steps: tuple[Step, ...]
     loan_penalty: int = 2
 
 
@@ -61,6 +65,7 @@ RULE_SETS: dict[str, RhlRuleSet] = {
         trains_between_companies_from=2,
         company_sells_treasury_first=False,
         bank_loan=False,
+        steps=STEPS,
     ),
     SEED: RhlRuleSet(
         float_at_sr_end=True,
@@ -69,6 +74,7 @@ RULE_SETS: dict[str, RhlRuleSet] = {
         trains_between_companies_from=3,
         company_sells_treasury_first=True,
         bank_loan=True,
+        steps=SEED_STEPS,
     ),
 }
 """Each rule set's choices (:mod:`rhineland.engine.ruleset`)."""

@@ -22,7 +22,6 @@ from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.legal import RhlLegal
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 from rhineland.titles.g18rhl.rule_sets import RULE_SETS, RhlRuleSet
-from rhineland.titles.g18rhl.steps import STEPS
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -131,8 +130,10 @@ class Rhl(RhlLegal, Title):
 
     # -- the OR turn and the RhE bonus: Köln - Düren - Aachen ----------------------------------
     def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
-        """18Rhl's OR turn (:data:`rhineland.titles.g18rhl.steps.STEPS`)."""
-        return STEPS
+        """18Rhl's OR turn: the rule set's steps (reference
+        :data:`rhineland.titles.g18rhl.steps.STEPS`, seed
+        :data:`rhineland.titles.g18rhl.seed_steps.SEED_STEPS`)."""
+        return self.rule_set.steps
 
     def check_destination_connection(self, game: Game, action: Any) -> None:
         """The recorded link check must agree with ours."""
@@ -426,6 +427,12 @@ class Rhl(RhlLegal, Title):
         first = top[0] if len(top) == 1 else rnd.priority_player(game)  # type: ignore[attr-defined]
         i = game.state.players.index(first)
         game.state.players = game.state.players[i:] + game.state.players[:i]
+
+    def player_value(self, game: Game, player: Player) -> int:
+        """Cash plus certificates at the current share price, less each bank loan
+        ``loan_penalty`` times (seed rule set: "deducted doubled from final wealth")."""
+        loans = rhl_state(game).loans.get(player.id, 0)
+        return super().player_value(game, player) - self.rule_set.loan_penalty * loans
 
     def priority_player(self, game: Game) -> Player:
         """The player with the most cash; on a tie the player after the last one to act."""
