@@ -213,3 +213,126 @@ def test_trains_change_hands_between_companies_only_from_phase_3_in_the_seed() -
     seed.state.phase = [p.name for p in seed.data.phases].index("3")  # as after a 3-train
     seed.process(buy)
     assert seed.train("2-1").owner == "RhE" and seed.corporation("RhE").cash == 80
+
+
+# -- (a) the forced train purchase: company shares, president's cash, loan -------------
+
+def _or2_adr_trainless(rules: str) -> Game:
+    """Seed 000's opening to OR 2.1 after ADR's payout (P1 65M, ADR 325M, price 80M);
+    then, as after a rust, ADR's only train leaves it: ADR must buy the cheapest train
+    (a 2-train, 100M) and its treasury is set to ``25M``."""
+    from rhineland.engine.actions import Dividend, LayTile, RunRoutes
+
+    game = game_4p(rules)
+    play_packet_4p(game)
+    _sr1_adr(game)
+    for pid in (2, 3, 4):
+        game.process(Pass(entity=pid))
+    game.process(LayTile(**co("ADR"), hex="K4", tile="4-0", rotation=1))
+    game.process(Pass(**co("ADR")))
+    game.process(BuyTrain(**co("ADR"), train="2-0", price=100, variant="2"))
+    game.process(Pass(**co("ADR")))
+    game.process(Pass(**co("RhE")))
+    game.process(Pass(**co("RhE")))
+    for pid in (4, 1, 2, 3):
+        game.process(Pass(entity=pid))
+    game.process(Pass(**co("ADR")))
+    game.process(Pass(**co("ADR")))
+    route = {"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]],
+             "hexes": ["K2", "K4", "K6"], "revenue": 50, "revenue_str": "K2-K4-K6",
+             "nodes": ["K2-0", "K4-0", "K6-0"]}
+    game.process(RunRoutes(**co("ADR"), routes=(route,)))
+    game.process(Dividend(**co("ADR"), kind="payout"))
+    adr = game.corporation("ADR")
+    assert game.player(1).cash == 65 and adr.cash == 325 and game.round.step_name(game) == (
+        "buy_train")
+    train = game.train("2-0")
+    adr.trains.remove(train)
+    train.owner, train.rusted = None, True
+    adr.cash = 25
+    game.bank.cash += 300  # the money stays counted
+    assert game.title.must_buy_train(game, adr)
+    return game
+
+
+def test_seed_company_sells_its_own_treasury_shares_before_the_president_pays() -> None:
+    """Seed: "company shares are sold first, then the director's private cash
+    contributes" / "the company must first sell its own stock certificates to the pool".
+    ADR (25M) must buy a 100M 2-train: P1 may not top it up while ADR's IPO holds 50%;
+    ADR sells 10% at 80M (105M), its price drops a row, and buys the train (5M left)."""
+    game = _or2_adr_trainless("seed")
+    adr, p1 = game.corporation("ADR"), game.player(1)
+    buy = BuyTrain(**co("ADR"), train="2-1", price=100, variant="2")
+    with pytest.raises(GameError) as err:
+        game.process(buy)
+    assert err.value.rule == "train.company_sells_first"
+    assert p1.cash == 65 and adr.cash == 25
+    # only enough: two shares (160M) when one (80M) covers the 75M missing
+    from rhineland.engine.actions import SellShares
+
+    with pytest.raises(GameError) as err:
+        game.process(SellShares(**co("ADR"), shares=("ADR_4", "ADR_5"), percent=20))
+    assert err.value.rule == "train.company_sale_excess"
+    bank = game.bank.cash
+    game.process(SellShares(**co("ADR"), shares=("ADR_4",), percent=10))
+    assert adr.cash == 105 and game.bank.cash == bank - 80
+    assert adr.percent_of("market") == 10 and adr.percent_of("ipo") == 40
+    assert adr.share_price is not None and adr.share_price.price == 75  # one row down
+    game.process(buy)
+    assert adr.cash == 5 and p1.cash == 65 and [t.id for t in adr.trains] == ["2-1"]
+
+
+def test_reference_president_tops_up_without_a_company_sale() -> None:
+    """The reference: no company sale exists; with ADR at 40M P1 adds the 60M missing
+    at once (the seed would have ADR sell 10% first)."""
+    game = _or2_adr_trainless("reference")
+    game.corporation("ADR").cash = 40
+    game.bank.cash -= 15
+    game.process(BuyTrain(**co("ADR"), train="2-1", price=100, variant="2"))
+    assert game.corporation("ADR").cash == 0 and game.player(1).cash == 5
+    assert game.corporation("ADR").percent_of("ipo") == 50
+
+
+def test_seed_bank_loan_is_deducted_doubled_from_the_final_value() -> None:
+    """Seed: "only as a last resort personal shares are sold or a bank loan is taken
+    (deducted doubled from final wealth)".  ADR's 50% of treasury shares already lie in
+    the market (the pool is full), ADR has 20M, P1 65M and nothing to sell: the
+    president borrows the 15M missing for the 100M train; P1's value drops by 30M."""
+    from rhineland.engine.actions import Bankrupt, TakeLoan
+
+    game = _or2_adr_trainless("seed")
+    adr, p1 = game.corporation("ADR"), game.player(1)
+    for cert in adr.certificates:
+        if cert.owner == "ipo":
+            cert.owner = "market"
+    adr.cash = 20
+    game.bank.cash += 5
+    value_before = game.player_value(p1)
+    with pytest.raises(GameError) as err:
+        game.process(Bankrupt(**co("ADR")))
+    assert err.value.rule == "bankrupt.loan"
+    with pytest.raises(GameError) as err:
+        game.process(TakeLoan(entity=1, amount=20))
+    assert err.value.rule == "loan.amount"
+    legal = [a for a in game.legal_actions() if isinstance(a, TakeLoan)]
+    assert legal == [TakeLoan(entity=1, amount=15)]
+    bank = game.bank.cash
+    game.process(TakeLoan(entity=1, amount=15))
+    assert p1.cash == 80 and game.bank.cash == bank - 15
+    game.process(BuyTrain(**co("ADR"), train="2-1", price=100, variant="2"))
+    assert p1.cash == 0 and adr.cash == 0
+    # cash 80 - 80 paid; the loan counts twice: 0 + 50% x 80M - 2 x 15M = 10M
+    assert game.player_value(p1) == 0 + 5 * 80 - 2 * 15
+    assert value_before == 65 + 5 * 80
+    data = orjson.loads(orjson.dumps(to_export(game)))
+    assert {"type": "take_loan", "entity": 1, "amount": 15}.items() <= next(
+        a for a in data["actions"] if a["type"] == "take_loan").items()
+
+
+def test_reference_has_no_loan() -> None:
+    from rhineland.engine.actions import TakeLoan
+
+    game = _or2_adr_trainless("reference")
+    with pytest.raises(GameError) as err:
+        game.process(TakeLoan(entity=1, amount=75))
+    assert err.value.rule == "or.step"
