@@ -27,6 +27,7 @@ from rhineland.engine.legal.generate import entity_type
 from rhineland.engine.title import Title
 from rhineland.titles.g1893.constants import is_bond
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.seed_rounds import SeedPackageRound
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -57,7 +58,9 @@ class CologneLegal(Title):
         (select an item; then buy at the current price or pass), the merger round (vote
         yes or no; a founded corporation's discards)."""
         cands: list[Candidate] = []
-        if isinstance(rnd, StartingPackageDraft | ForcedAuction):
+        if isinstance(rnd, SeedPackageRound):
+            cands.extend(rnd.candidates(game))
+        elif isinstance(rnd, StartingPackageDraft | ForcedAuction):
             pid = rnd.current_entity(game).id
             if isinstance(rnd, ForcedAuction) and rnd.item is not None:
                 cands.append(Bid(entity=pid, company=rnd.item, price=rnd.price(game)))

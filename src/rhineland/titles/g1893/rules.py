@@ -12,6 +12,7 @@ from rhineland.engine.actions import (
     BuyTrain,
 )
 from rhineland.engine.entities import Corporation, Minor, Player
+from rhineland.engine.ruleset import REFERENCE, SEED
 from rhineland.engine.shares import (
     move_price,
     operating_order_key,
@@ -23,6 +24,7 @@ from rhineland.titles.g1893.legal import CologneLegal
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.seed_rounds import SeedPackageRound
 from rhineland.titles.g1893.state import CologneState, cologne_state
 from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
@@ -32,6 +34,14 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
     from rhineland.engine.steps import Step
+
+
+PACKAGE_ROUNDS: dict[str, type[StartingPackageDraft]] = {
+    REFERENCE: StartingPackageDraft, SEED: SeedPackageRound,
+}
+"""The Starting Package round of each rule set (:mod:`rhineland.engine.ruleset`); the
+rest of 1893 is the reference's in both (docs/rules-differences.md, "The seed rule
+set")."""
 
 
 class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
@@ -67,8 +77,10 @@ class Cologne(CologneLegal, CologneStock, CologneMergers, Title):
         return CologneState()
 
     def first_round(self, game: Game) -> Round:
-        """The Starting Package draft (docs/rules-differences.md 1893 (a))."""
-        return StartingPackageDraft(1)
+        """The Starting Package: the rule set's round (reference: the draft,
+        docs/rules-differences.md 1893 (a); seed: sequential offers with a 5M drop,
+        :class:`~rhineland.titles.g1893.seed_rounds.SeedPackageRound`)."""
+        return PACKAGE_ROUNDS[self.rules](1)
 
     def next_round(self, game: Game, rnd: Round) -> Round | None:
         """Draft -> SR or OR; SR -> MR .1 -> OR .1 -> MR .2 -> OR .2 -> MR .3 -> SR / auction."""
