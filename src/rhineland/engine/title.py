@@ -113,6 +113,11 @@ class Title(StockRules, OperatingRules, TrainRules, LegalRules):
             return True
         return False
 
+    def loans(self, game: Game) -> dict[int, int]:
+        """Player id -> the bank loans (M) they owe (default: none).  Title hook; 18Rhl's
+        seed rule set lends for a forced train purchase."""
+        return {}
+
     def before_action(self, game: Game, action: Action) -> None:
         """Title hook called before each game action is applied (default: nothing)."""
         pass

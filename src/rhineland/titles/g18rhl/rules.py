@@ -428,6 +428,10 @@ class Rhl(RhlLegal, Title):
         i = game.state.players.index(first)
         game.state.players = game.state.players[i:] + game.state.players[:i]
 
+    def loans(self, game: Game) -> dict[int, int]:
+        """Player id -> bank loans owed (M; seed rule set, :mod:`.seed_steps`)."""
+        return dict(rhl_state(game).loans)
+
     def player_value(self, game: Game, player: Player) -> int:
         """Cash plus certificates at the current share price, less each bank loan
         ``loan_penalty`` times (seed rule set: "deducted doubled from final wealth")."""
