@@ -336,3 +336,85 @@ def test_reference_has_no_loan() -> None:
     with pytest.raises(GameError) as err:
         game.process(TakeLoan(entity=1, amount=75))
     assert err.value.rule == "or.step"
+
+
+# -- the worked opening (seed 000, "A round, step by step") under both rule sets -------
+
+def _card(game: Game) -> tuple[int, int | None, int | None, list[str]]:
+    """The seed's four figures: P1 cash, ADR treasury ("—": None before it floats), ADR
+    share price ("—": None before its par), ADR trains."""
+    adr = game.corporation("ADR")
+    treasury = adr.cash if adr.floated else None
+    price = adr.share_price.price if adr.share_price is not None else None
+    return game.player(1).cash, treasury, price, [t.name for t in adr.trains]
+
+
+@pytest.mark.parametrize("rules", ["reference", "seed"])
+def test_seed_opening_every_number(rules: str) -> None:
+    """Every figure the seed prints at each of its 15 steps.  Only one differs under the
+    reference, where the seed's own rule (float at the end of the round) is not the
+    reference's: after the three buys ("Up to 50%") the seed shows ADR's treasury as
+    "—", the reference has floated ADR with 400M already (docs/rules-differences.md
+    (f))."""
+    from rhineland.engine.actions import Dividend, LayTile, RunRoutes
+
+    game = game_4p(rules)
+    assert _card(game) == (450, None, None, [])  # 1. before starting
+    play_packet_4p(game)
+    assert _card(game) == (430, None, None, [])  # 2. P1 buys the PWB for 20M
+    game.process(Par(entity=1, corporation="ADR", share_price="80,1,2"))
+    assert _card(game) == (270, None, 80, [])  # 3. ADR's director's certificate, 160M
+    for share in ("ADR_1", "ADR_2", "ADR_3"):
+        for pid in (2, 3, 4):
+            game.process(Pass(entity=pid))
+        game.process(BuyShares(entity=1, shares=(share,), percent=10))
+    up_to_50 = (30, None, 80, []) if rules == "seed" else (30, 400, 80, [])
+    assert _card(game) == up_to_50  # 4. up to 50%: "the money goes to the bank"
+    for pid in (2, 3, 4):
+        game.process(Pass(entity=pid))
+    assert label(game) == "OR 1.1"
+    # 5. floats at the end of the round: 400M, 80 -> 90M; 6. PWB pays 5M
+    assert _card(game) == (35, 400, 90, [])
+    game.process(LayTile(**co("ADR"), hex="K4", tile="4-0", rotation=1))
+    assert _card(game) == (35, 400, 90, [])  # 7. towards Düren
+    game.process(Pass(**co("ADR")))
+    assert _card(game) == (35, 400, 80, [])  # 8. no train: the price drops 90 -> 80M
+    game.process(BuyTrain(**co("ADR"), train="2-0", price=100, variant="2"))
+    assert _card(game) == (35, 300, 80, ["2"])  # 9. a 2-train for 100M
+    game.process(Pass(**co("ADR")))
+    game.process(Pass(**co("RhE")))
+    game.process(Pass(**co("RhE")))
+    assert label(game) == "SR 2"
+    game.process(Pass(entity=4))
+    with pytest.raises(GameError):  # shares of a company that has not operated
+        game.process(BuyShares(entity=1, shares=("ADR_4",), percent=10))  # 35M < 80M
+    game.process(Pass(entity=1))  # 10. with 35M P1 passes
+    assert _card(game) == (35, 300, 80, ["2"])
+    game.process(Pass(entity=2))
+    game.process(Pass(entity=3))
+    assert label(game) == "OR 2.1"
+    assert _card(game) == (40, 300, 80, ["2"])  # 11. the PWB pays 5M again
+    game.process(Pass(**co("ADR")))
+    game.process(Pass(**co("ADR")))
+    route = {"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]],
+             "hexes": ["K2", "K4", "K6"], "revenue": 50, "revenue_str": "K2-K4-K6",
+             "nodes": ["K2-0", "K4-0", "K6-0"]}
+    game.process(RunRoutes(**co("ADR"), routes=(route,)))
+    assert game.round.revenue == 50  # type: ignore[attr-defined]  # 20 + 10 + 20
+    game.process(Dividend(**co("ADR"), kind="payout"))
+    assert _card(game) == (65, 325, 80, ["2"])  # 12./13. 5M a share; 50 < 80: stays
+    game.process(BuyTrain(**co("ADR"), train="2-1", price=100, variant="2"))
+    assert _card(game) == (65, 225, 80, ["2", "2"])  # 14. a second 2-train
+
+
+def test_seed_opening_fixture_replays_under_the_seed_rules() -> None:
+    """The reference game of the opening (``18Rhl_seed_opening.json``) read with
+    ``rhineland_rules: seed`` replays to the seed's last figures."""
+    from reference import SHARED
+
+    path = SHARED / "fixtures" / "18Rhl" / "18Rhl_seed_opening.json"
+    data = orjson.loads(path.read_bytes())
+    data["settings"]["rhineland_rules"] = "seed"
+    game = replay(parse_export(data))
+    assert game.title.rules == "seed"
+    assert _card(game) == (65, 225, 80, ["2", "2"])
