@@ -8,6 +8,7 @@ import orjson
 import pytest
 
 from play import label
+from reference import needs_shared
 from rhineland import GameError, new_game, replay, to_export
 from rhineland.engine.actions import Bid, Pass
 from rhineland.engine.game import Game
@@ -117,3 +118,25 @@ def test_package_sold_out_starts_the_first_stock_round_and_replays() -> None:
     assert data["settings"]["rhineland_rules"] == "seed"
     again = replay(parse_export(data))
     assert {p.id: p.cash for p in again.players} == {p.id: p.cash for p in game.players}
+
+
+@needs_shared
+def test_fdsd_owner_is_held_to_the_certificate_limit_in_the_seed() -> None:
+    """Seed 001: "Certificate limit per player: ... 3 players — 12" and "No player may hold
+    more than 60%"; the reference lets FdSD's owner buy RAG beyond them.  released g23
+    action 248 (the reference accepts it: 1001 at 9/9 buys RAG_8); the same position
+    under the seed's rules refuses it."""
+    from reference import ReferenceGames
+    from rhineland.titles import get_title
+
+    ref = ReferenceGames("1893")
+    game = ref.position("released/g23", 247)
+    action = ref.action("released/g23", 248)
+    assert game.is_legal(action)
+    seed_title = get_title("1893", game.title.optional_rules, "seed")
+    game.title, game.data = seed_title, seed_title.data  # the same position, seed rules
+    assert game.private("FdSD").owner == 1001
+    with pytest.raises(GameError) as err:
+        game.process(action)
+    assert err.value.rule == "stock.cert_limit"
+    assert game.corporation("RAG").percent_of(1001) == 20
