@@ -86,16 +86,18 @@ class PlayedGame:
 
 def play_game(title: str, bots: Sequence[Bot], *, seed: int = 0,
               optional_rules: Sequence[str] = (), max_actions: int = 6000,
-              names: Sequence[str] | None = None,
+              names: Sequence[str] | None = None, rules: str = "reference",
               on_action: Callable[[Game, Action], Any] | None = None) -> PlayedGame:
     """Play one game of ``title`` with ``bots[i]`` in seat ``i`` (player id ``i + 1``)
-    from :func:`rhineland.new_game` (``seed``, ``optional_rules``) until it ends or
+    from :func:`rhineland.new_game` (``seed``, ``optional_rules``, the rule set
+    ``rules``) until it ends or
     ``max_actions`` actions were processed.  ``on_action(game, action)`` runs after
     each action.  Raises ``GameError`` if a bot returns an illegal action, and the
     errors of the engine as they come (the caller keeps the game: see
     :class:`BotGameError`)."""
     player_names = list(names) if names is not None else [f"P{i + 1}" for i in range(len(bots))]
-    game = new_game(title, player_names, seed=seed, optional_rules=optional_rules)
+    game = new_game(title, player_names, seed=seed, optional_rules=optional_rules,
+                    rules=rules)
     game.keep_history = False
     by_id = {p.id: bot for p, bot in zip(game.players, bots, strict=True)}
     seats = {pid: bot.name for pid, bot in by_id.items()}

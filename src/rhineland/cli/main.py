@@ -23,6 +23,7 @@ from rhineland.cli.serve import serve_cmd
 from rhineland.cli.simulate import simulate_cmd, tournament_cmd
 from rhineland.engine.actions import Action
 from rhineland.engine.game import Game
+from rhineland.engine.ruleset import REFERENCE
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     ReplayError,
@@ -155,6 +156,7 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
         ]
         out = {
             "title": export.title,
+            "rules": game.title.rules,
             "finished": game.finished,
             "game_end_reason": game.state.game_end_reason,
             "last_action_id": last_id,
@@ -165,7 +167,8 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
         click.echo(orjson.dumps(out, option=orjson.OPT_INDENT_2).decode())
         return
     n_done = len(done)
-    click.echo(f"{export.title}: {n_done} action{'s' if n_done != 1 else ''} replayed "
+    rules = "" if game.title.rules == REFERENCE else f", {game.title.rules} rules"
+    click.echo(f"{export.title}{rules}: {n_done} action{'s' if n_done != 1 else ''} replayed "
                f"(last id {last_id})")
     for line in summary.text_lines():
         click.echo(f"  {line}")

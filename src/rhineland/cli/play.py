@@ -1,6 +1,7 @@
 """``rhineland play``: a game in the terminal for people (hotseat), with bots in any seat.
 
     rhineland play 18Rhl --players Ann,Ben,Cid [--bot Ben=greedy ...] [--seed N] [--optional RULE]
+    [--rules seed]
     rhineland play --load GAME.json [--bot ...]
 
 Each turn shows whose decision it is, the players' cash and certificates, the
@@ -31,6 +32,7 @@ from rhineland.cli.play_view import describe, state_view, status_line
 from rhineland.cli.routes import route_set_text
 from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange, Choice, RouteChoice
+from rhineland.engine.ruleset import REFERENCE, RULE_SETS
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import ReplayError, load_export, replay, to_export
 from rhineland.routes.search import best_routes
@@ -243,10 +245,13 @@ def _seats(game: Game, specs: tuple[str, ...], seed: int) -> dict[int, Bot]:
               help=f"A bot in a seat (a name or number): {', '.join(BOT_NAMES)}, mcts:N.")
 @click.option("--seed", type=int, default=0, show_default=True, help="The game's seed.")
 @click.option("--optional", "optional", multiple=True, help="An optional rule (repeatable).")
+@click.option("--rules", "rules", type=click.Choice(RULE_SETS), default=REFERENCE,
+              show_default=True,
+              help="The rule set: reference (18xx.games) or seed (the seed summaries).")
 @click.option("--load", "load", type=click.Path(dir_okay=False), default=None,
               help="Resume a saved game (an 18xx.games export).")
 def play_cmd(title: str | None, players: str | None, bot_specs: tuple[str, ...], seed: int,
-             optional: tuple[str, ...], load: str | None) -> None:
+             optional: tuple[str, ...], rules: str, load: str | None) -> None:
     """Play TITLE (18Rhl or 1893) in the terminal, or resume a game with --load."""
     if load is not None:
         if title is not None or players is not None:
@@ -264,7 +269,7 @@ def play_cmd(title: str | None, players: str | None, bot_specs: tuple[str, ...],
         if len({n.lower() for n in names}) != len(names):
             fail("bad_argument", "--players: the names must differ")
         try:
-            game = new_game(title, names, seed=seed, optional_rules=optional)
+            game = new_game(title, names, seed=seed, optional_rules=optional, rules=rules)
         except ExportError as exc:
             fail("bad_argument", str(exc))
         except GameError as exc:

@@ -1,7 +1,7 @@
 """``rhineland simulate`` and ``rhineland tournament``: many bot games over local processes.
 
 ``rhineland simulate TITLE --games N --players K --bots random,greedy [--seed S]
-[--jobs J] [--out DIR] [--optional RULE ...] [--mixed-optional]`` plays N games
+[--jobs J] [--out DIR] [--optional RULE ...] [--mixed-optional] [--rules seed]`` plays N games
 (seeds S, S+1, ...) with the bots seated in turn (the list repeated to K seats and
 rotated by one seat per game), with a progress bar; writes each game's export
 to DIR; prints a table (actions and rounds per game, end reason, score spread)
@@ -27,6 +27,7 @@ from rich.table import Table
 
 from rhineland.bots import make_bot
 from rhineland.cli.errors import fail
+from rhineland.engine.ruleset import REFERENCE, RULE_SETS
 from rhineland.engine.titledata import optional_rules_of
 from rhineland.sim.batch import GameOutcome, GameSpec, draw_optional_rules, run_batch, seat_bots
 from rhineland.sim.stats import standings
@@ -67,11 +68,11 @@ def _check(title: str, players: int, bots: str, optional: tuple[str, ...],
 
 def _specs(title: str, games: int, players: int, names: list[str], seed: int,
            optional: tuple[str, ...], mixed: bool, out: str | None,
-           max_actions: int) -> list[GameSpec]:
+           max_actions: int, rules: str = REFERENCE) -> list[GameSpec]:
     return [
         GameSpec(title, seed + g, seat_bots(names, players, g),
                  draw_optional_rules(title, seed + g) if mixed else optional,
-                 max_actions, out, out or ".")
+                 max_actions, rules, out, out or ".")
         for g in range(games)
     ]
 
@@ -124,6 +125,10 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
                      help="Draw each game's optional rules from its seed."),
         click.option("--max-actions", type=int, default=6000, show_default=True,
                      help="Stop a game (unfinished) after this many actions."),
+        click.option("--rules", "rules", type=click.Choice(RULE_SETS), default=REFERENCE,
+                     show_default=True,
+                     help="The rule set: reference (18xx.games) or seed (the seed "
+                     "summaries)."),
     ]):
         f = opt(f)
     return f
@@ -139,11 +144,11 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
               "the same result; a failure stops like an engine error.")
 def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
                  optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
-                 out: str | None, check: bool) -> None:
+                 rules: str, out: str | None, check: bool) -> None:
     """Play GAMES games of TITLE (18Rhl or 1893) between bots; print a table."""
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, out,
-                   max_actions)
+                   max_actions, rules)
     if check:
         specs = [dataclasses.replace(s, check=True) for s in specs]
     console = Console(stderr=True)
@@ -190,12 +195,13 @@ def _summary(console: Console, outcomes: list[GameOutcome], wall: float, jobs: i
 @click.command("tournament", short_help="Bots against each other: win rates with intervals.")
 @_options
 def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
-                   optional: tuple[str, ...], mixed_optional: bool, max_actions: int) -> None:
+                   optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
+                   rules: str) -> None:
     """Play GAMES games of TITLE between bots with seats rotated; print each bot's win
     rate (Wilson 95% interval) and average score (95% interval)."""
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, None,
-                   max_actions)
+                   max_actions, rules)
     console = Console(stderr=True)
     outcomes, wall = _play(specs, jobs, console)
     _stop_on_error(outcomes)

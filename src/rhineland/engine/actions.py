@@ -665,6 +665,16 @@ class Bankrupt(Action):
 
 
 @_declare
+class TakeLoan(Action):
+    """A president takes a bank loan of ``amount`` M for the train their company must
+    buy (18Rhl's ``seed`` rule set: deducted doubled from their final value).  Not an
+    18xx.games action of 18Rhl: only games of the ``seed`` rule set hold it."""
+
+    TYPE: ClassVar[str] = "take_loan"
+    amount: Annotated[int, Strict(), Field(ge=1)]
+
+
+@_declare
 class Undo(Action):
     """Undo the last action (or back to ``action_id``)."""
 
@@ -728,7 +738,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
     cls.TYPE: cls
     for cls in (
         Pass, Bid, Par, BuyShares, SellShares, LayTile, PlaceToken, RunRoutes, Dividend,
-        BuyTrain, DiscardTrain, BuyCompany, SellCompany, SpecialBuy, Assign, Bankrupt, Undo,
+        BuyTrain, DiscardTrain, BuyCompany, SellCompany, SpecialBuy, Assign, Bankrupt,
+        TakeLoan, Undo,
         Redo, Message, ProgramSharePass, ProgramBuyShares, ProgramDisable, DestinationConnection,
     )
 }

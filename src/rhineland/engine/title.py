@@ -16,6 +16,7 @@ from rhineland.board.legality import BoardRules
 from rhineland.engine.rules_operating import OperatingRules
 from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.rules_trains import TrainRules
+from rhineland.engine.ruleset import REFERENCE, check_rule_set
 from rhineland.engine.titledata import TitleData, load_title_data
 from rhineland.routes import RevenueRules
 
@@ -35,8 +36,11 @@ class Title(StockRules, OperatingRules, TrainRules):
     name: ClassVar[str] = ""
     package: ClassVar[str] = ""
 
-    def __init__(self, optional_rules: tuple[str, ...] | list[str] = ()) -> None:
+    def __init__(self, optional_rules: tuple[str, ...] | list[str] = (),
+                 rules: str = REFERENCE) -> None:
         self.optional_rules = tuple(sorted(optional_rules))
+        self.rules = check_rule_set(rules)
+        """The rule set played (:mod:`rhineland.engine.ruleset`: ``reference`` or ``seed``)."""
         self.data: TitleData = load_title_data(self.name, self.package, self.optional_rules)
         self.board_rules = self.make_board_rules()
         self.revenue_rules = self.make_revenue_rules()
@@ -50,6 +54,8 @@ class Title(StockRules, OperatingRules, TrainRules):
         return RevenueRules()
 
     def __repr__(self) -> str:
+        if self.rules != REFERENCE:
+            return f"{type(self).__name__}({list(self.optional_rules)!r}, rules={self.rules!r})"
         return f"{type(self).__name__}({list(self.optional_rules)!r})"
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Title:
@@ -105,6 +111,11 @@ class Title(StockRules, OperatingRules, TrainRules):
             game.state.game_end_reason = "bank"
             return True
         return False
+
+    def loans(self, game: Game) -> dict[int, int]:
+        """Player id -> the bank loans (M) they owe (default: none).  Title hook; 18Rhl's
+        seed rule set lends for a forced train purchase."""
+        return {}
 
     def before_action(self, game: Game, action: Action) -> None:
         """Title hook called before each game action is applied (default: nothing)."""

@@ -34,13 +34,15 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.game import Game
 from rhineland.engine.leniency import REPLAY_LENIENCIES, TRUST_ROUTES, TrustedRun
+from rhineland.engine.ruleset import EXPORT_KEY, REFERENCE, RULE_SETS
 from rhineland.errors import ActionError, ExportError, GameError
 from rhineland.titles import get_title
 
 
 @dataclass
 class Export:
-    """A parsed export: title, players ``(id, name)``, seed, optional rules, actions."""
+    """A parsed export: title, players ``(id, name)``, seed, optional rules, actions,
+    and the rule set (:mod:`rhineland.engine.ruleset`)."""
 
     title: str
     players: list[tuple[int, str]]
@@ -49,6 +51,9 @@ class Export:
     actions: list[Action]
     result: dict[str, int] | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    rules: str = REFERENCE
+    """The rule set (``settings.rhineland_rules``; absent in 18xx.games exports:
+    ``reference``)."""
 
 
 _BOM = b"\xef\xbb\xbf"
@@ -104,6 +109,7 @@ class _PlayerRecord(TypedDict):
 class _Settings(TypedDict, total=False):
     seed: Annotated[int, Strict()] | None
     optional_rules: list[Annotated[str, Strict()]] | None
+    rhineland_rules: Annotated[str, Strict()] | None
 
 
 @with_config(ConfigDict(extra="allow"))
@@ -126,6 +132,7 @@ _HEADER_EXPECT = {
     "settings": "an object (seed, optional_rules)",
     "seed": "an integer",
     "optional_rules": "a list of optional rule names",
+    EXPORT_KEY: f"a rule set name ({', '.join(RULE_SETS)})",
     "actions": "a list of actions",
 }
 
@@ -183,6 +190,11 @@ def parse_export(data: Any) -> Export:
         raise _header_error(exc) from None
     settings = header.get("settings") or {}
     rules = list(settings.get("optional_rules") or [])
+    rule_set = str(settings.get(EXPORT_KEY) or REFERENCE)
+    if rule_set not in RULE_SETS:
+        raise ExportError(
+            f"export: settings.{EXPORT_KEY}: expected a rule set name "
+            f"({', '.join(RULE_SETS)}), found {found_text(rule_set)}", "input.rules")
     title = _title(header["title"], rules)
     players = [(p["id"], p["name"]) for p in header["players"]]
     counts = sorted(title.data.players)
@@ -207,6 +219,7 @@ def parse_export(data: Any) -> Export:
         actions=actions,
         result=result if isinstance(result, dict) else None,
         raw=data,
+        rules=rule_set,
     )
 
 
@@ -244,7 +257,7 @@ def load_export(path: str | Path) -> Export:
 
 def game_from_export(export: Export, *, keep_history: bool = False,
                      lenient: bool = True, trust_routes: bool = False) -> Game:
-    """A fresh game with the export's title, players, seed and optional rules.
+    """A fresh game with the export's title, players, seed, optional rules and rule set.
 
     With ``lenient`` (the default for a replay) the game accepts the actions the
     reference engine accepted beyond its own interface, each under a named
@@ -253,7 +266,7 @@ def game_from_export(export: Export, *, keep_history: bool = False,
     :data:`~rhineland.engine.leniency.TRUST_ROUTES`: a run the route rules reject
     is applied with its recorded revenue (see :func:`replay`).
     """
-    title = get_title(export.title, export.optional_rules)
+    title = get_title(export.title, export.optional_rules, export.rules)
     game = Game(title, export.players, export.seed, keep_history=keep_history)
     allowed: set[str] = set(REPLAY_LENIENCIES) if lenient else set()
     if trust_routes:
@@ -283,12 +296,19 @@ def to_export(game: Game, *, title: str | None = None) -> dict[str, Any]:
     """The game as an 18xx.games export: title, players, settings, every action processed.
 
     Loading it with :func:`parse_export` and replaying gives the same state.
-    ``result`` (player id -> score) is included once the game is finished.
+    ``result`` (player id -> score) is included once the game is finished.  A game
+    played by another rule set than ``reference`` names it in ``settings`` under
+    :data:`~rhineland.engine.ruleset.EXPORT_KEY` (``"rhineland_rules"``), a key
+    18xx.games never writes.
     """
+    settings: dict[str, Any] = {"seed": game.seed,
+                                "optional_rules": list(game.title.optional_rules)}
+    if game.title.rules != REFERENCE:
+        settings[EXPORT_KEY] = game.title.rules
     out: dict[str, Any] = {
         "title": title or game.data.title,
         "players": [{"id": pid, "name": name} for pid, name in game.seats],
-        "settings": {"seed": game.seed, "optional_rules": list(game.title.optional_rules)},
+        "settings": settings,
         "actions": [a.to_json() for a in game.actions],
         "status": "finished" if game.finished else "active",
     }

@@ -33,7 +33,7 @@ from rhineland.titles import TITLES
 @dataclass(frozen=True)
 class GameSpec:
     """One game to play: ``bots[i]`` (a :func:`rhineland.bots.make_bot` name) sits in
-    seat ``i`` (player id ``i + 1``); ``out_dir`` receives the export
+    seat ``i`` (player id ``i + 1``); ``rules`` the rule set; ``out_dir`` receives the export
     (``<title>-<seed>.json``) when set; ``failure_dir`` a failing game's export."""
 
     title: str
@@ -41,6 +41,7 @@ class GameSpec:
     bots: tuple[str, ...]
     optional_rules: tuple[str, ...] = ()
     max_actions: int = 6000
+    rules: str = "reference"
     out_dir: str | None = None
     failure_dir: str = "."
     check: bool = False
@@ -99,6 +100,7 @@ def run_game(spec: GameSpec) -> GameOutcome:
     try:
         played = play_game(spec.title, bots, seed=spec.seed,
                            optional_rules=spec.optional_rules, max_actions=spec.max_actions,
+                           rules=spec.rules,
                            on_action=check if spec.check else None)
         if spec.check and played.finished:
             _check_replay(played.game, played.result)

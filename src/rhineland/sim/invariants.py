@@ -1,6 +1,9 @@
 """Invariants of every game position, checked after each action of a self-played game.
 
-* money is conserved: bank + players + corporations + minors (M) stays what it was;
+* money is conserved: bank + players + corporations + minors (M) stays what it was; a
+  bank loan (18Rhl's seed rule set) moves money from the bank to a player, so the loans
+  the title records must be positive, owed by players, and total the ``take_loan``
+  amounts processed (and not undone);
 * each corporation's certificates sum to 100% and are held by the IPO, the market or a
   player;
 * no cash is negative, except an 18Rhl corporation's treasury (its debt to the bank after
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
+from rhineland.io.export import standing_positions
 
 NEGATIVE_TREASURY_TITLES = frozenset({"18Rhl"})
 """Titles whose rules may leave a corporation's treasury below 0 M (18Rhl's bankruptcy
@@ -54,6 +58,18 @@ def invariant_errors(game: Game, start_money: int) -> list[str]:
             out.append(f"{corp.sym} has {corp.cash}M")
     out.extend(f"{p.name} has {p.cash}M" for p in game.players if p.cash < 0)
     out.extend(f"{m.sym} has {m.cash}M" for m in game.minors.values() if m.cash < 0)
+    loans = game.title.loans(game)
+    known = {p.id for p in game.players}
+    for pid, amount in loans.items():
+        if pid not in known or amount <= 0:
+            out.append(f"a loan of {amount}M is owed by {pid!r}")
+    taken = 0
+    if loans or any(a.type == "take_loan" for a in game.actions):
+        standing = standing_positions(game.actions)
+        taken = sum(int(getattr(a, "amount", 0)) for i, a in enumerate(game.actions)
+                    if a.type == "take_loan" and i in standing)
+    if taken != sum(loans.values()):
+        out.append(f"the loans owed total {sum(loans.values())}M, {taken}M were taken")
     if not game.bank.broken and game.bank.cash < 0:
         out.append(f"the bank has {game.bank.cash}M but is not broken")
     return out

@@ -109,17 +109,20 @@ def random_setup(title: str, rng: random.Random) -> tuple[int, tuple[str, ...]]:
 
 def play(title: str, seed: int, *, players: int | None = None,
          optional_rules: Sequence[str] | None = None, max_actions: int = 5000,
+         rules: str = "reference",
          on_action: Callable[[Game, Action], Any] | None = None) -> SelfPlayResult:
     """Play one random game of ``title`` with ``seed`` (the game's and the choices' seed);
-    ``players`` and ``optional_rules`` are drawn from the seed unless given.
+    ``players`` and ``optional_rules`` are drawn from the seed unless given; ``rules``
+    is the rule set (``"reference"`` or ``"seed"``).
     ``on_action(game, action)`` runs after every action."""
     rng = random.Random(seed)
-    n, rules = random_setup(title, rng)
+    n, opts = random_setup(title, rng)
     if players is not None:
         n = players
     if optional_rules is not None:
-        rules = tuple(optional_rules)
-    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
+        opts = tuple(optional_rules)
+    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=opts,
+                    rules=rules)
     game.keep_history = False
     count = 0
     while not game.is_terminal and count < max_actions:

@@ -12,6 +12,7 @@ from rhineland.engine.actions import (
     BuyTrain,
 )
 from rhineland.engine.entities import Corporation, Minor, Player
+from rhineland.engine.ruleset import REFERENCE
 from rhineland.engine.shares import (
     move_price,
     operating_order_key,
@@ -22,6 +23,7 @@ from rhineland.titles.g1893.board_rules import CologneBoardRules
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.rule_sets import RULE_SETS, CologneRuleSet
 from rhineland.titles.g1893.state import CologneState, cologne_state
 from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
@@ -38,6 +40,12 @@ class Cologne(CologneStock, CologneMergers, Title):
 
     name = "1893"
     package = "rhineland.titles.g1893"
+
+    def __init__(self, optional_rules: tuple[str, ...] | list[str] = (),
+                 rules: str = REFERENCE) -> None:
+        super().__init__(optional_rules, rules)
+        self.rule_set: CologneRuleSet = RULE_SETS[self.rules]
+        """The round and values of the rule set played (:mod:`.rule_sets`)."""
 
     def make_board_rules(self) -> CologneBoardRules:
         """1893's tile and token rules (:class:`CologneBoardRules`: Leverkusen, Rhine passages)."""
@@ -66,8 +74,10 @@ class Cologne(CologneStock, CologneMergers, Title):
         return CologneState()
 
     def first_round(self, game: Game) -> Round:
-        """The Starting Package draft (docs/rules-differences.md 1893 (a))."""
-        return StartingPackageDraft(1)
+        """The Starting Package: the rule set's round (reference: the draft,
+        docs/rules-differences.md 1893 (a); seed: sequential offers with a 5M drop,
+        :class:`~rhineland.titles.g1893.seed_rounds.SeedPackageRound`)."""
+        return self.rule_set.package_round(1)
 
     def next_round(self, game: Game, rnd: Round) -> Round | None:
         """Draft -> SR or OR; SR -> MR .1 -> OR .1 -> MR .2 -> OR .2 -> MR .3 -> SR / auction."""

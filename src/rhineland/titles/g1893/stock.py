@@ -88,7 +88,11 @@ class CologneStock(Title):
         """FdSD's owner buys (or pars) RAG free of the certificate limit, the holding
         limit and the no-buy-back rule while FdSD is open: the reference engine accepts
         any RAG certificate FdSD's owner can pay for (its exchange shortcut; released g23
-        #248: 1001 at 9/9 certificates buys RAG_8)."""
+        #248: 1001 at 9/9 certificates buys RAG_8).  The seed rule set holds FdSD's
+        owner to the limits like everyone (seed 001: "No player may hold more than
+        60% ..."; docs/rules-differences.md 1893 (h))."""
+        if not self.rule_set.fdsd_owner_free_of_limits:  # type: ignore[attr-defined]
+            return True
         return not (corp.sym == "RAG" and self.owns_fdsd(game, player.id))
 
     def owns_fdsd(self, game: Game, pid: Any) -> bool:

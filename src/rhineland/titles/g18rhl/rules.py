@@ -13,13 +13,14 @@ from rhineland.board.graph import walk_from
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
+from rhineland.engine.ruleset import REFERENCE
 from rhineland.engine.shares import give, move_price, set_price, to_market
 from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
-from rhineland.titles.g18rhl.steps import STEPS
+from rhineland.titles.g18rhl.rule_sets import RULE_SETS, RhlRuleSet
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -71,6 +72,12 @@ class Rhl(Title):
     name = "18Rhl"
     package = "rhineland.titles.g18rhl"
 
+    def __init__(self, optional_rules: tuple[str, ...] | list[str] = (),
+                 rules: str = REFERENCE) -> None:
+        super().__init__(optional_rules, rules)
+        self.rule_set: RhlRuleSet = RULE_SETS[self.rules]
+        """The values and steps of the rule set played (:mod:`.rule_sets`)."""
+
     def make_board_rules(self) -> RhlBoardRules:
         """18Rhl's tile and token rules (:class:`RhlBoardRules`: Rhine metropolises, privates)."""
         return RhlBoardRules(self.data)
@@ -115,14 +122,17 @@ class Rhl(Title):
         )
 
     def may_buy_trains_from_others(self, game: Game, entity: Any) -> bool:
-        """Trains change hands between companies in every phase (the reference does so;
-        the seed says "from phase 3": see docs/rules-differences.md)."""
-        return True
+        """Trains change hands between companies from the rule set's phase: every phase
+        in the reference, from phase 3 in the seed's ("1st 3-train · ... trains between
+        companies"; docs/rules-differences.md (b))."""
+        return int(game.phase.name) >= self.rule_set.trains_between_companies_from
 
     # -- the OR turn and the RhE bonus: Köln - Düren - Aachen ----------------------------------
     def operating_steps(self, game: Game, entity: Any) -> tuple[Step, ...]:
-        """18Rhl's OR turn (:data:`rhineland.titles.g18rhl.steps.STEPS`)."""
-        return STEPS
+        """18Rhl's OR turn: the rule set's steps (reference
+        :data:`rhineland.titles.g18rhl.steps.STEPS`, seed
+        :data:`rhineland.titles.g18rhl.seed_steps.SEED_STEPS`)."""
+        return self.rule_set.steps
 
     def check_destination_connection(self, game: Game, action: Any) -> None:
         """The recorded link check must agree with ours."""
@@ -272,6 +282,7 @@ class Rhl(Title):
     def on_private_bought(self, game: Game, player: Player, private: Any, price: int) -> str | None:
         """NLK brings a free GVE 10%; the RhE certificate makes its buyer president and par RhE."""
         if private.sym == NLK:
+            rhl_state(game).gve_gift = True
             cert = game.corporation(GVE).certificates[1]
             give(game, cert, player.id)
             game.add_log(f"{player.name} receives a 10% share of {GVE}")
@@ -317,13 +328,42 @@ class Rhl(Title):
         rhl_state(game).newly_floated.append(RHE)
         game.add_log(f"{player.name} pars {RHE} at {cell.price}M; {RHE} receives {bid}M")
 
+    def float_percent(self, game: Game, corp: Corporation) -> int:
+        """Percent to sell for ``corp`` to float: its data's (50%, KEG 60%); in the seed
+        rule set GVE's is 40% once NLK was bought (seed 000, NLK: "the GVE also floats
+        with only 40% sold")."""
+        nlk = self.rule_set.gve_nlk_float_sold
+        if nlk is not None and corp.sym == GVE and rhl_state(game).gve_gift:
+            return nlk
+        return super().float_percent(game, corp)
+
+    def float_progress(self, game: Game, corp: Corporation) -> int:
+        """Percent of ``corp`` out of the IPO (the market's included); in the seed rule
+        set NLK's free GVE 10% is not "sold" and does not count."""
+        progress = super().float_progress(game, corp)
+        if self.rule_set.capital_per_share_sold and corp.sym == GVE and (
+            rhl_state(game).gve_gift
+        ):
+            progress -= 10
+        return progress
+
+    def check_float(self, game: Game, corp: Corporation) -> None:
+        """As the default; in the seed rule set a float during a stock round waits for
+        its end (:meth:`end_stock_round`; seed 000: "Floats at the end of the round if
+        50% is sold")."""
+        rnd = game.state.round
+        if self.rule_set.float_at_sr_end and rnd is not None and rnd.kind == "Stock":
+            return
+        super().check_float(game, corp)
+
     def brown_phase(self, game: Game) -> bool:
         """Whether phase 5 (brown) or later has begun: full capitalisation (seed 000, Phases)."""
         return int(game.phase.name) >= 5
 
     def float_corporation(self, game: Game, corp: Corporation) -> None:
-        """Before phase 5: incremental, 5 × par (KEG 6 ×), price up at the end of the SR.
-        From phase 5: full capitalisation and the unsold shares go to the market."""
+        """Before phase 5: incremental, 5 × par (KEG 6 ×; seed rule set: par × the
+        shares sold), price up at the end of the SR.  From phase 5: full capitalisation
+        and the unsold shares go to the market."""
         assert corp.par_price is not None
         if self.brown_phase(game):
             super().float_corporation(game, corp)
@@ -331,7 +371,10 @@ class Rhl(Title):
                 if cert.owner == IPO:
                     to_market(game, cert)
             return
-        times = 6 if corp.sym == KEG else 5
+        if self.rule_set.capital_per_share_sold:
+            times = self.float_progress(game, corp) // 10  # seed: par x shares sold
+        else:
+            times = 6 if corp.sym == KEG else 5
         game.pay(game.bank, corp, corp.par_price.price * times)
         corp.capitalization = "incremental"
         rhl_state(game).newly_floated.append(corp.sym)
@@ -360,8 +403,15 @@ class Rhl(Title):
         order they floated), then the sold-out rise and the priority deal (default).
 
         Price bump: seed 000 ("Capitalization type"), docs/rules-differences.md (f),
-        (h).  Priority to the richest player: docs/rules-differences.md (j).
+        (h).  Priority to the richest player: docs/rules-differences.md (j).  In the
+        seed rule set the companies with their float percentage sold float first, in
+        charter order (seed 000: "At the end of the round, the [ADR] has 50% sold and
+        floats").
         """
+        if self.rule_set.float_at_sr_end:
+            for corp in game.corporations.values():
+                if corp.par_price is not None and not corp.closed:
+                    super().check_float(game, corp)
         for sym in rhl_state(game).newly_floated:
             corp = game.corporation(sym)
             move_price(game, corp, "up", 1)
@@ -376,6 +426,16 @@ class Rhl(Title):
         first = top[0] if len(top) == 1 else rnd.priority_player(game)  # type: ignore[attr-defined]
         i = game.state.players.index(first)
         game.state.players = game.state.players[i:] + game.state.players[:i]
+
+    def loans(self, game: Game) -> dict[int, int]:
+        """Player id -> bank loans owed (M; seed rule set, :mod:`.seed_steps`)."""
+        return dict(rhl_state(game).loans)
+
+    def player_value(self, game: Game, player: Player) -> int:
+        """Cash plus certificates at the current share price, less each bank loan
+        ``loan_penalty`` times (seed rule set: "deducted doubled from final wealth")."""
+        loans = rhl_state(game).loans.get(player.id, 0)
+        return super().player_value(game, player) - self.rule_set.loan_penalty * loans
 
     def priority_player(self, game: Game) -> Player:
         """The player with the most cash; on a tie the player after the last one to act."""
@@ -414,7 +474,10 @@ class RhlState:
     its end); ``rhe_link_bonus``: RhE's pending 3 x par (M) for the Köln–Düren–Aachen
     link, 0 once paid; ``rhe_link_now``: the last track step's link check (``None``:
     none pending, for the export's ``destination_connection``); ``rhe_bid``: the
-    auction price (M) of RhE's director's certificate until RhE is parred.
+    auction price (M) of RhE's director's certificate until RhE is parred;
+    ``gve_gift``: NLK was bought, so its buyer received a GVE 10% for free; ``loans``:
+    player id -> the bank loans (M) they took (seed rule set), deducted
+    ``loan_penalty`` times from their final value.
     """
 
     icons: dict[str, list[str]] = field(default_factory=dict)
@@ -422,6 +485,8 @@ class RhlState:
     rhe_link_bonus: int = 0
     rhe_link_now: bool | None = None
     rhe_bid: int = 0
+    gve_gift: bool = False
+    loans: dict[int, int] = field(default_factory=dict)
 
 
 def rhl_state(game: Game) -> RhlState:
