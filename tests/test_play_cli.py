@@ -52,12 +52,15 @@ def test_moves_undo_save_and_the_saved_game_replays(tmp_path: Path) -> None:
 
 def test_mistakes_are_one_line_errors() -> None:
     res = _play(["18Rhl", "--players", "Ann,Ben,Cid"],
-                "99\n2\n2 10\nfly\nroutes\nsave\nundo\nquit\n")
+                "99\n2\n2 10\n1 50\nfly\nroutes\nsave\nundo\nquit\n")
     assert res.returncode == 0, res.stderr
     out = res.stdout
     assert "error: no move 99 (moves 1..7)" in out
     assert "error: move 2 needs an amount, 35..600M (e.g. 2 35)" in out
     assert "error: 10M is outside 35..600M" in out
+    # move 1 (PWB at its fixed 20M) takes no amount: refused, not played at 20M
+    assert "error: move 1 takes no amount (type 1 alone)" in out
+    assert "played:" not in out
     assert "error: unknown command 'fly'" in out
     assert "error: no company is operating now" in out
     assert "error: save needs a file name" in out

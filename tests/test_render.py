@@ -3,6 +3,7 @@ the game state, the hex geometry, location names, and the render / routes --svg 
 
 from __future__ import annotations
 
+import json
 import math
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -207,6 +208,22 @@ def test_routes_svg_draws_each_train_with_its_revenue(tmp_path: Path) -> None:
     assert drawn == {"5-1": 320, "6-5": 440}  # CCE's best run there: 760M
     legend = "".join(t.text or "" for t in by_class(root, "route-legend")[0].iter(f"{NS}text"))
     assert "total 760M" in legend
+
+
+@needs_shared
+def test_routes_svg_errors_name_the_svg_option(tmp_path: Path) -> None:
+    # the bad file name is refused before the replay and search, naming --svg (not --output)
+    code, text, err = run("routes", str(REAL["18Rhl"]), "--before", "607",
+                          "--svg", str(tmp_path / "best.jpg"))
+    assert (code, text) == (2, "")
+    assert err == f"error: --svg: expected a file ending in .svg or .png, found " \
+                  f"{str(tmp_path / 'best.jpg')!r}\n"
+    code, text, err = run("routes", str(REAL["18Rhl"]), "--before", "607", "--json",
+                          "--svg", str(tmp_path / "no" / "such" / "dir" / "best.svg"))
+    assert code == 2 and err.count("\n") == 1
+    error = json.loads(err)["error"]
+    assert error["kind"] == "bad_argument" and error["rule"] == "argument.output"
+    assert error["message"].startswith("--svg: cannot write ")
 
 
 @needs_shared

@@ -144,6 +144,9 @@ class Session:
                 self._err(f"error: {value}M is outside {choice.min}..{choice.max}M")
                 return
             action = choice.at(value)
+        elif amount:
+            self._err(f"error: move {n} takes no amount (type {n} alone)")
+            return
         elif isinstance(choice, RouteChoice):
             action = choice.best(g)
         else:

@@ -45,13 +45,20 @@ def replay_to(export_file: str, at: int | None, trust: bool) -> Game:
     return game if game is not None else game_from_export(export, trust_routes=trust)
 
 
-def write_drawing(text: str, out: str) -> None:
+def check_drawing_path(out: str, option: str = "--output", as_json: bool = False) -> None:
+    """Exit with a bad argument (status 2) unless ``out`` ends in ``.svg`` or ``.png``;
+    the message names the command-line ``option`` that gave it."""
+    if Path(out).suffix.lower() not in (".svg", ".png"):
+        fail("bad_argument", f"{option}: expected a file ending in .svg or .png, found {out!r}",
+             as_json=as_json, rule="argument.output")
+
+
+def write_drawing(text: str, out: str, option: str = "--output", as_json: bool = False) -> None:
     """Write the SVG document ``text`` to ``out`` (``.svg``) or rasterised (``.png``);
-    a bad suffix or an unwritable file is a bad argument (exit status 2)."""
+    a bad suffix or an unwritable file is a bad argument (exit status 2), its message
+    naming the command-line ``option`` that gave ``out``."""
+    check_drawing_path(out, option, as_json)
     suffix = Path(out).suffix.lower()
-    if suffix not in (".svg", ".png"):
-        fail("bad_argument", f"--output: expected a file ending in .svg or .png, found {out!r}",
-             rule="argument.output")
     try:
         if suffix == ".svg":
             Path(out).write_text(text, encoding="utf-8")
@@ -60,10 +67,10 @@ def write_drawing(text: str, out: str) -> None:
                 svg_to_png(text, out)
             except ImportError:
                 fail("bad_argument", "PNG output needs cairosvg: pip install 'rhineland[render]'",
-                     rule="argument.output")
+                     as_json=as_json, rule="argument.output")
     except OSError as exc:
-        fail("bad_argument", f"--output: cannot write {out!r}: {exc.strerror or exc}",
-             rule="argument.output")
+        fail("bad_argument", f"{option}: cannot write {out!r}: {exc.strerror or exc}",
+             as_json=as_json, rule="argument.output")
 
 
 @click.command("render", short_help="Draw a position as SVG or PNG.")
@@ -77,5 +84,6 @@ def write_drawing(text: str, out: str) -> None:
 def render_cmd(export_file: str, at: int | None, output: str, trust: bool) -> None:
     """Draw the map and the stock market, companies, players, bank, phase and depot of
     a position of EXPORT_FILE (- for standard input) into OUT.svg or OUT.png."""
+    check_drawing_path(output)
     game = replay_to(export_file, at, trust)
     write_drawing(render_svg(game), output)

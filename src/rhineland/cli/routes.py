@@ -149,6 +149,10 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
                trust: bool, svg_out: str | None) -> None:
     """Print the provably best routes at a position of an 18xx.games EXPORT_FILE
     (- for standard input)."""
+    if svg_out is not None:
+        from rhineland.cli.render import check_drawing_path
+
+        check_drawing_path(svg_out, "--svg", as_json)
     export = _load(export_file, as_json)
     try:
         index = action_index(export, before)
@@ -174,7 +178,8 @@ def routes_cmd(export_file: str, before: int, entity: str | None, as_json: bool,
         from rhineland.render import render_svg
         from rhineland.render.routes import best_to_draw
 
-        write_drawing(render_svg(game, routes=best_to_draw(game, rs)), svg_out)
+        write_drawing(render_svg(game, routes=best_to_draw(game, rs)), svg_out, "--svg",
+                      as_json)
     spec = game.board.spec
     if as_json:
         click.echo(orjson.dumps(route_set_json(rs, spec), option=orjson.OPT_INDENT_2).decode())
