@@ -79,6 +79,14 @@ def test_unknown_action_type_is_a_one_line_error(tmp_path: Path, seed_file: Path
     code, _, err = run("replay", str(bad))
     assert code == 2
     assert "unknown action type 'fly'" in err
+    assert err.startswith(f"error: action {data['actions'][3]['id']} (fly): type: ")
+    assert err.count("\n") == 1
+    # --json names the action's id, as for any other malformed field
+    code, _, err = run("replay", str(bad), "--json")
+    assert code == 2
+    error = json.loads(err)["error"]
+    assert (error["kind"], error["rule"]) == ("bad_input", "input.action")
+    assert error["action_id"] == data["actions"][3]["id"]
 
 
 def test_illegal_action_names_the_action(tmp_path: Path, seed_file: Path) -> None:

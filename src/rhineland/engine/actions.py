@@ -807,10 +807,14 @@ def _action_error(cls: type[Action], exc: ValidationError, data: Mapping[str, An
             expected = items[depth - 1] if depth <= len(items) else (
                 err["msg"].removeprefix("Input should be "))
         found = "nothing" if kind == "missing" else found_text(err.get("input"))
-    aid = data.get("id")
-    aid = aid if isinstance(aid, int) and not isinstance(aid, bool) and aid >= 1 else None
     return ActionError(where or describe_action({"type": cls.TYPE, **data}), name or "action",
-                       expected, found, action_id=aid, action_type=cls.TYPE)
+                       expected, found, action_id=_record_id(data), action_type=cls.TYPE)
+
+
+def _record_id(data: Mapping[str, Any]) -> int | None:
+    """The record's usable ``id`` (an integer >= 1), else None."""
+    aid = data.get("id")
+    return aid if isinstance(aid, int) and not isinstance(aid, bool) and aid >= 1 else None
 
 
 def _fields_text(cls: type[Action]) -> str:
@@ -845,18 +849,19 @@ def action_from_json(data: Any, refs: Refs | None = None, *, index: int | None =
                           f"({', '.join(ACTION_TYPES)})",
                           "nothing" if "type" not in data else f"unknown action type {kind!r}"
                           if isinstance(kind, str) else found_text(kind),
-                          action_type=str(kind))
+                          action_id=_record_id(data), action_type=str(kind))
     passthrough = cls.PASSTHROUGH
     kwargs = {k: v for k, v in data.items() if k != "type" and k not in passthrough}
     if _NOT_KEYS & kwargs.keys():
         bad = min(_NOT_KEYS & kwargs.keys())
         raise ActionError(name(), bad, f"no field {bad!r} ({_fields_text(cls)})",
-                          found_text(data[bad]), action_type=cls.TYPE)
+                          found_text(data[bad]), action_id=_record_id(data),
+                          action_type=cls.TYPE)
     autos = kwargs.get("auto_actions")
     if autos is not None:
         if not isinstance(autos, list):
             raise ActionError(name(), "auto_actions", EXPECT["auto_actions"], found_text(autos),
-                              action_type=cls.TYPE)
+                              action_id=_record_id(data), action_type=cls.TYPE)
         kwargs["auto_actions"] = tuple(
             action_from_json(a, refs, where=functools.partial(_auto_name, name, i, a))
             for i, a in enumerate(autos)
