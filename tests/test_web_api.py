@@ -5,8 +5,11 @@ message)."""
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -428,7 +431,7 @@ def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noq
     open_engine(db_url)  # a second start migrates nothing
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0002",)]
+            ("0003",)]
         ctx = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(ctx, Base.metadata) == []
 
@@ -472,12 +475,57 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(db_url: str) 
             "spectator, open_seats, description, n_actions, last_action_id, status, "
             "created_at, updated_at) VALUES ('old1', '1893', "
             "'[{\"id\": 1, \"name\": \"Ann\"}, {\"id\": 2, \"name\": \"Ben\"}]', 0, '[]', "
-            "'{\"1\": \"s1\", \"2\": \"s2\"}', '{}', 'spec', '[]', '', 0, 0, 'active', 5, 5)"))
+            "'{\"1\": \"s1\", \"2\": \"s2\"}', '{}', 'spec', '[2]', '', 0, 0, 'active', 5, 5)"))
     old.dispose()
     with TestClient(create_app(db_url, inline_bots=True)) as c:
         st = c.get("/api/games/old1", headers=bearer("s1")).json()
         assert st["seat"] == 1 and st["acting"] == [1] and st["clock"] is None
         assert legal(c, "old1", "s1")["actions"]
+        assert c.get("/api/games/old1", headers=bearer("spec")).json()["seat"] is None
+        # the open seat's link is still in the lobby; the other secrets are hashed
+        lobby = {g["id"]: g for g in c.get("/api/games").json()}
+        assert [p["url"] for p in lobby["old1"]["players"]] == [None, "/g/old1#s2"]
+    with create_engine(database_url(db_url)).connect() as conn:
+        row = conn.execute(text("SELECT secret_hashes, spectator_hash, open_secrets "
+                                "FROM games WHERE id = 'old1'")).one()
+    hashes, spectator, opened = (json.loads(v) if isinstance(v, str) and i != 1 else v
+                                 for i, v in enumerate(row))
+    assert hashes == {"1": hashlib.sha256(b"s1").hexdigest(),
+                      "2": hashlib.sha256(b"s2").hexdigest()}
+    assert spectator == hashlib.sha256(b"spec").hexdigest() and opened == {"2": "s2"}
+
+
+def test_the_database_holds_no_plain_secret(db_url: str) -> None:  # noqa: F811
+    """Only the SHA-256 of a seat's or the spectator's secret is stored (an open seat's
+    secret excepted: the lobby shows it to anyone); the secrets still open their seats."""
+    from sqlalchemy import create_engine, text
+
+    from rhineland.web.db import database_url
+
+    with TestClient(create_app(db_url, inline_bots=True)) as c:
+        g = new(c, players=["Ann", "Ben", "Cid", "Dan"], bots={"4": "random"}, open_seats=[3])
+        gid, (ann, ben, cid) = g["id"], [s["secret"] for s in g["seats"][:3]]
+        spectator = g["spectator"]
+        assert act(c, gid, ann, next(e["action"] for e in legal(c, gid, ann)["actions"]
+                                     if e["action"]["type"] == "pass"), 0).status_code == 200
+        for secret, seat in ((ann, 1), (ben, 2), (cid, 3), (spectator, None)):
+            assert c.get(f"/api/games/{gid}", headers=bearer(secret)).json()["seat"] == seat
+        assert legal(c, gid, ben)["actions"]  # Ben is to act
+        r = c.get(f"/api/games/{gid}/legal", headers=bearer(hashlib.sha256(
+            ben.encode()).hexdigest()))
+        assert r.status_code == 403  # the stored hash opens nothing
+    with create_engine(database_url(db_url)).connect() as conn:
+        dump = repr([conn.execute(text(f"SELECT * FROM {t}")).all()
+                     for t in ("games", "actions")])
+    for secret in (ann, ben, spectator):
+        assert secret not in dump
+        assert hashlib.sha256(secret.encode()).hexdigest() in dump
+    assert cid in dump  # the open seat's secret, public in the lobby
+    if db_url.startswith("sqlite"):  # nor in the file's bytes, its journal included
+        path = db_url.removeprefix("sqlite:///")
+        raw = b"".join(Path(f).read_bytes() for f in glob.glob(path + "*"))
+        assert hashlib.sha256(ann.encode()).hexdigest().encode() in raw
+        assert not any(s.encode() in raw for s in (ann, ben, spectator))
 
 
 def test_an_engine_fault_refuses_the_action_and_stores_nothing(
