@@ -573,3 +573,48 @@ def test_a_finished_game_shows_its_result(client: TestClient) -> None:
     assert r.status_code == 422 and r.json()["error"] == "the game is over"
     lobby = {g["id"]: g for g in client.get("/api/games").json()}
     assert lobby[gid]["status"] == "finished"
+
+
+@needs_shared
+def test_run_routes_given_by_their_stops(client: TestClient) -> None:
+    """``POST /routes``: the worked example up to ADR's run in OR 2; the server finds the
+    track between the stops, the engine refuses a run the rules forbid (its message) and
+    accepts Aachen - town - Düren for 50M."""
+    data = json.loads(SEED.read_text())
+    at = next(i for i, a in enumerate(data["actions"]) if a["type"] == "run_routes")
+    data["actions"] = data["actions"][:at]
+    g = client.post("/api/games/import", json=data).json()
+    gid, p1, p2 = g["id"], g["seats"][0]["secret"], g["seats"][1]["secret"]
+    run = next(e for e in legal(client, gid, p1)["actions"] if e.get("routes"))
+    assert run["trains"] == ["2-0"] and run["action"]["routes"][0]["nodes"] == [
+        "K2-0", "K4-0", "K6-0"]
+
+    def post(stops: list[str], secret: str = p1, last: int = at) -> Any:
+        return client.post(f"/api/games/{gid}/routes", headers=bearer(secret), json={
+            "entity": "ADR", "routes": [{"train": "2-0", "stops": stops}],
+            "last_action_id": last})
+
+    refusals = [
+        (["K4", "K6"], "train 2-0: the route (K4-0, K6-0) has no city with a ADR token "
+                       "[route.token]"),
+        (["K2", "K4"], "train 2-0: a route may not start or end at a town (K4-0) "
+                       "[route.town_end]"),
+        (["K2", "K6"], "train 2-0: no track runs from K2 to K6 without passing another "
+                       "town or city (click every stop in order) [route.track]"),
+        (["K2"], "train 2-0: a route needs at least two stops [route.stops]"),
+        (["K2", "Z99"], "Z99 is no town, city or offboard on the map [route.stops]"),
+    ]
+    for stops, message in refusals:
+        r = post(stops)
+        assert (r.status_code, r.json()["error"]) == (422, message)
+    assert post(["K2", "K4", "K6"], secret=p2).status_code == 403
+    assert post(["K2", "K4", "K6"], last=at - 1).status_code == 409
+    assert client.get(f"/api/games/{gid}").json()["last_action_id"] == at  # nothing stored
+    r = post(["K2", "K4-0", "K6"])
+    assert r.status_code == 200, r.text
+    stored = client.get(f"/api/games/{gid}/export").json()["actions"][-1]
+    assert stored["routes"] == [{"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]],
+                                 "nodes": ["K2-0", "K4-0", "K6-0"], "revenue": 50}]
+    r = post(["K2", "K4", "K6"], last=at + 1)
+    assert (r.status_code, r.json()["error"]) == (
+        422, "ADR does not run trains now [route.entity]")

@@ -40,6 +40,7 @@ from rhineland.io.export import (
     standing_positions,
     to_export,
 )
+from rhineland.routes.stops import run_from_stops
 from rhineland.web.db import ActionRow, GameRow, secret_hash
 
 
@@ -383,6 +384,22 @@ class GameStore:
             self._check_turn(live, pid, action)
             self._apply(live, action, pid)
             return live
+
+    def run_stops(self, game_id: str, secret: str | None, entity: str,
+                  routes: Sequence[Mapping[str, Any]], last_action_id: int) -> Live:
+        """Run ``entity``'s trains on ``routes`` given by their stops (``[{"train",
+        "stops": [hex or "<hex>-<part>"]}]``, :func:`rhineland.routes.stops.run_from_stops`)
+        for the seat ``secret`` opens.  Raises as :meth:`act` does; :class:`Refused` with
+        the engine's message when the stops make no run the rules accept."""
+        with self.locked(game_id) as live:
+            if live.seat_of(secret) is None:
+                raise Forbidden("the spectator link watches: it acts for nobody")
+            self._check_fresh(live, last_action_id)
+            try:
+                record = run_from_stops(live.game, entity, routes)
+            except GameError as exc:
+                raise Refused(str(exc)) from None
+            return self.act(game_id, secret, record, last_action_id)
 
     def _check_fresh(self, live: Live, last_action_id: int) -> None:
         if last_action_id != live.last_action_id:

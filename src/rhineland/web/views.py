@@ -3,7 +3,9 @@
 Money is in M (Mark).  Legal actions come from ``Game.legal_actions()`` only (the page
 never works out a rule): each entry is ``{"action": export record, "text": ...}``, with
 ``"amount": {"field", "min", "max", "step"}`` for a decision with an amount (a bid, a
-price) and ``"routes": "best"`` for a run (the action then holds the best routes);
+price) and ``"routes": "best"`` for a run (the action then holds the best routes,
+``"trains"`` the train ids of the company: the page edits a train's route by its
+stops and sends them to ``POST /api/games/{id}/routes``);
 tile lays and tokens carry the ``hex`` they are on, so the page can offer them when a
 hex is clicked.
 """
@@ -149,6 +151,7 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
                 continue
             entry["action"] = best.to_json()
             entry["routes"] = "best"
+            entry["trains"] = [t.id for t in game.title.operator(game, choice.entity).trains]
             revenue = sum(int(r.get("revenue", 0)) for r in best.routes)
             entry["text"] = f"{choice.entity}: run trains on the best routes ({revenue}M)"
         else:
