@@ -15,11 +15,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from rhineland.cli.play_view import describe, status_line
 from rhineland.engine.actions import LayTile, PlaceToken
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.legal import AmountRange, RouteChoice
 from rhineland.errors import GameError
+from rhineland.io.describe import describe, status_line
 from rhineland.render import render_svg, svg
 from rhineland.render.panels import draw_panels
 
@@ -143,7 +143,6 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
             entry["action"] = choice.action.to_json()
             entry["amount"] = {"field": choice.field, "min": choice.min, "max": choice.max,
                                "step": choice.step}
-            entry["text"] = entry["text"].replace("  (type: N AMOUNT)", "")
         elif isinstance(choice, RouteChoice):
             try:
                 best = choice.best(game)
