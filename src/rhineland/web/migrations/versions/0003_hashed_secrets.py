@@ -9,18 +9,23 @@ Revises: 0002
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
 
-from rhineland.web.db import secret_hash
-
 revision = "0003"
 down_revision = "0002"
 branch_labels = None
 depends_on = None
+
+
+def secret_hash(secret: str) -> str:
+    """SHA-256, hex: :func:`rhineland.web.db.secret_hash` as of this revision (a
+    migration keeps its own copy, so a later change of the module cannot change it)."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def _json(value: Any) -> Any:
