@@ -5,8 +5,11 @@ message)."""
 
 from __future__ import annotations
 
+import glob
+import hashlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -428,7 +431,7 @@ def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noq
     open_engine(db_url)  # a second start migrates nothing
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0002",)]
+            ("0003",)]
         ctx = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(ctx, Base.metadata) == []
 
@@ -472,12 +475,57 @@ def test_a_database_of_the_first_schema_is_migrated_with_its_games(db_url: str) 
             "spectator, open_seats, description, n_actions, last_action_id, status, "
             "created_at, updated_at) VALUES ('old1', '1893', "
             "'[{\"id\": 1, \"name\": \"Ann\"}, {\"id\": 2, \"name\": \"Ben\"}]', 0, '[]', "
-            "'{\"1\": \"s1\", \"2\": \"s2\"}', '{}', 'spec', '[]', '', 0, 0, 'active', 5, 5)"))
+            "'{\"1\": \"s1\", \"2\": \"s2\"}', '{}', 'spec', '[2]', '', 0, 0, 'active', 5, 5)"))
     old.dispose()
     with TestClient(create_app(db_url, inline_bots=True)) as c:
         st = c.get("/api/games/old1", headers=bearer("s1")).json()
         assert st["seat"] == 1 and st["acting"] == [1] and st["clock"] is None
         assert legal(c, "old1", "s1")["actions"]
+        assert c.get("/api/games/old1", headers=bearer("spec")).json()["seat"] is None
+        # the open seat's link is still in the lobby; the other secrets are hashed
+        lobby = {g["id"]: g for g in c.get("/api/games").json()}
+        assert [p["url"] for p in lobby["old1"]["players"]] == [None, "/g/old1#s2"]
+    with create_engine(database_url(db_url)).connect() as conn:
+        row = conn.execute(text("SELECT secret_hashes, spectator_hash, open_secrets "
+                                "FROM games WHERE id = 'old1'")).one()
+    hashes, spectator, opened = (json.loads(v) if isinstance(v, str) and i != 1 else v
+                                 for i, v in enumerate(row))
+    assert hashes == {"1": hashlib.sha256(b"s1").hexdigest(),
+                      "2": hashlib.sha256(b"s2").hexdigest()}
+    assert spectator == hashlib.sha256(b"spec").hexdigest() and opened == {"2": "s2"}
+
+
+def test_the_database_holds_no_plain_secret(db_url: str) -> None:  # noqa: F811
+    """Only the SHA-256 of a seat's or the spectator's secret is stored (an open seat's
+    secret excepted: the lobby shows it to anyone); the secrets still open their seats."""
+    from sqlalchemy import create_engine, text
+
+    from rhineland.web.db import database_url
+
+    with TestClient(create_app(db_url, inline_bots=True)) as c:
+        g = new(c, players=["Ann", "Ben", "Cid", "Dan"], bots={"4": "random"}, open_seats=[3])
+        gid, (ann, ben, cid) = g["id"], [s["secret"] for s in g["seats"][:3]]
+        spectator = g["spectator"]
+        assert act(c, gid, ann, next(e["action"] for e in legal(c, gid, ann)["actions"]
+                                     if e["action"]["type"] == "pass"), 0).status_code == 200
+        for secret, seat in ((ann, 1), (ben, 2), (cid, 3), (spectator, None)):
+            assert c.get(f"/api/games/{gid}", headers=bearer(secret)).json()["seat"] == seat
+        assert legal(c, gid, ben)["actions"]  # Ben is to act
+        r = c.get(f"/api/games/{gid}/legal", headers=bearer(hashlib.sha256(
+            ben.encode()).hexdigest()))
+        assert r.status_code == 403  # the stored hash opens nothing
+    with create_engine(database_url(db_url)).connect() as conn:
+        dump = repr([conn.execute(text(f"SELECT * FROM {t}")).all()
+                     for t in ("games", "actions")])
+    for secret in (ann, ben, spectator):
+        assert secret not in dump
+        assert hashlib.sha256(secret.encode()).hexdigest() in dump
+    assert cid in dump  # the open seat's secret, public in the lobby
+    if db_url.startswith("sqlite"):  # nor in the file's bytes, its journal included
+        path = db_url.removeprefix("sqlite:///")
+        raw = b"".join(Path(f).read_bytes() for f in glob.glob(path + "*"))
+        assert hashlib.sha256(ann.encode()).hexdigest().encode() in raw
+        assert not any(s.encode() in raw for s in (ann, ben, spectator))
 
 
 def test_an_engine_fault_refuses_the_action_and_stores_nothing(
@@ -525,3 +573,48 @@ def test_a_finished_game_shows_its_result(client: TestClient) -> None:
     assert r.status_code == 422 and r.json()["error"] == "the game is over"
     lobby = {g["id"]: g for g in client.get("/api/games").json()}
     assert lobby[gid]["status"] == "finished"
+
+
+@needs_shared
+def test_run_routes_given_by_their_stops(client: TestClient) -> None:
+    """``POST /routes``: the worked example up to ADR's run in OR 2; the server finds the
+    track between the stops, the engine refuses a run the rules forbid (its message) and
+    accepts Aachen - town - Düren for 50M."""
+    data = json.loads(SEED.read_text())
+    at = next(i for i, a in enumerate(data["actions"]) if a["type"] == "run_routes")
+    data["actions"] = data["actions"][:at]
+    g = client.post("/api/games/import", json=data).json()
+    gid, p1, p2 = g["id"], g["seats"][0]["secret"], g["seats"][1]["secret"]
+    run = next(e for e in legal(client, gid, p1)["actions"] if e.get("routes"))
+    assert run["trains"] == ["2-0"] and run["action"]["routes"][0]["nodes"] == [
+        "K2-0", "K4-0", "K6-0"]
+
+    def post(stops: list[str], secret: str = p1, last: int = at) -> Any:
+        return client.post(f"/api/games/{gid}/routes", headers=bearer(secret), json={
+            "entity": "ADR", "routes": [{"train": "2-0", "stops": stops}],
+            "last_action_id": last})
+
+    refusals = [
+        (["K4", "K6"], "train 2-0: the route (K4-0, K6-0) has no city with a ADR token "
+                       "[route.token]"),
+        (["K2", "K4"], "train 2-0: a route may not start or end at a town (K4-0) "
+                       "[route.town_end]"),
+        (["K2", "K6"], "train 2-0: no track runs from K2 to K6 without passing another "
+                       "town or city (click every stop in order) [route.track]"),
+        (["K2"], "train 2-0: a route needs at least two stops [route.stops]"),
+        (["K2", "Z99"], "Z99 is no town, city or offboard on the map [route.stops]"),
+    ]
+    for stops, message in refusals:
+        r = post(stops)
+        assert (r.status_code, r.json()["error"]) == (422, message)
+    assert post(["K2", "K4", "K6"], secret=p2).status_code == 403
+    assert post(["K2", "K4", "K6"], last=at - 1).status_code == 409
+    assert client.get(f"/api/games/{gid}").json()["last_action_id"] == at  # nothing stored
+    r = post(["K2", "K4-0", "K6"])
+    assert r.status_code == 200, r.text
+    stored = client.get(f"/api/games/{gid}/export").json()["actions"][-1]
+    assert stored["routes"] == [{"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]],
+                                 "nodes": ["K2-0", "K4-0", "K6-0"], "revenue": 50}]
+    r = post(["K2", "K4", "K6"], last=at + 1)
+    assert (r.status_code, r.json()["error"]) == (
+        422, "ADR does not run trains now [route.entity]")

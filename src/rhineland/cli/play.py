@@ -28,12 +28,13 @@ from rich.console import Console
 from rhineland.api import new_game
 from rhineland.bots import BOT_NAMES, Bot, decider, make_bot
 from rhineland.cli.errors import fail, fail_input
-from rhineland.cli.play_view import describe, state_view, status_line
+from rhineland.cli.play_view import state_view
 from rhineland.cli.routes import route_set_text
 from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange, Choice, RouteChoice
 from rhineland.engine.ruleset import REFERENCE, RULE_SETS
 from rhineland.errors import ExportError, GameError
+from rhineland.io.describe import describe, status_line
 from rhineland.io.export import ReplayError, load_export, replay, to_export
 from rhineland.routes.search import best_routes
 
@@ -102,7 +103,8 @@ class Session:
         who = ", ".join(g.player(p).name for p in g.acting_entities())
         self.out.print(f"{who}, your moves:", markup=False)
         for i, c in enumerate(self.shown, 1):
-            self.out.print(f"  {i:>3}  {describe(g, c)}", markup=False)
+            hint = "  (type: N AMOUNT)" if isinstance(c, AmountRange) else ""
+            self.out.print(f"  {i:>3}  {describe(g, c)}{hint}", markup=False)
 
     def command(self, line: str) -> bool:
         """Carry out one input line; ``False`` to stop (``quit``)."""

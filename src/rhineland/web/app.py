@@ -73,6 +73,23 @@ class ActionRequest(BaseModel):
     last_action_id: int
 
 
+class RouteStops(BaseModel):
+    """One train's route by its stops, in order: hexes or ``"<hex>-<part>"`` nodes."""
+
+    train: str = Field(examples=["2-0"])
+    stops: list[str] = Field(examples=[["K2", "K4", "K6"]])
+
+
+class RunRequest(BaseModel):
+    """``POST /api/games/{id}/routes``: run ``entity``'s trains on routes given by their
+    stops (the server finds the track between stops and the revenue); the last action id
+    the sender saw."""
+
+    entity: str
+    routes: list[RouteStops]
+    last_action_id: int
+
+
 class UndoRequest(BaseModel):
     """``POST /api/games/{id}/undo``: the last action id the sender saw."""
 
@@ -232,6 +249,25 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
 
         def work() -> dict[str, Any]:
             store.act(game_id, secret, body.action, body.last_action_id)
+            runner.kick(game_id)
+            with store.locked(game_id) as fresh:
+                return state_view(fresh, fresh.seat_of(secret), store.now())
+
+        return await run_in_threadpool(work)
+
+    @app.post("/api/games/{game_id}/routes", summary="Run trains on routes given by stops",
+              openapi_extra=_body_doc(RunRequest),
+              responses={403: {"description": "not this seat's secret, turn or entity"},
+                         409: {"description": "stale last_action_id"},
+                         422: {"description": "the rules refuse the run (the engine's "
+                                              "message)"}})
+    async def run_routes(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+        body: RunRequest = _json_body(await request.body(), RunRequest)
+        secret = _secret(auth)
+
+        def work() -> dict[str, Any]:
+            store.run_stops(game_id, secret, body.entity,
+                            [r.model_dump() for r in body.routes], body.last_action_id)
             runner.kick(game_id)
             with store.locked(game_id) as fresh:
                 return state_view(fresh, fresh.seat_of(secret), store.now())

@@ -5,12 +5,15 @@ secrets, the bots by seat and ``n_actions``, the number of its stored actions; e
 action row holds one export action record (JSON) at its position ``seq`` (0, 1, ...).
 The primary key ``(game_id, seq)`` and the guarded update of ``n_actions`` make two
 writers of one game exclude each other: only one action is ever stored at a position.
+Seat secrets are stored as their SHA-256 only (:func:`secret_hash`): a secret is shown
+once, when its game is made, and a copy of the database opens no seat.
 The tables are made and kept up to date by the Alembic migrations in ``migrations/``
 (a change to the models needs a new migration script; a test compares the two).
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +38,12 @@ class Base(DeclarativeBase):
 class GameRow(Base):
     """One game: its setup, its seats and how many actions are stored.
 
-    ``players``: ``[{"id", "name"}]`` in seat order; ``secrets``: player id (as a
-    string) -> seat secret; ``bots``: player id (as a string) -> bot name;
-    ``spectator``: the secret of the spectator link; ``open_seats``: the player ids
-    whose invite links the lobby shows (anyone may take them); ``clock``: the chess
+    ``players``: ``[{"id", "name"}]`` in seat order; ``secret_hashes``: player id (as
+    a string) -> the SHA-256 (hex) of the seat's secret; ``bots``: player id (as a
+    string) -> bot name; ``spectator_hash``: the SHA-256 of the spectator link's secret;
+    ``open_secrets``: player id (as a string) -> the secret of an open seat, whose invite
+    link the lobby shows to anyone (the only secrets stored in the clear: they are
+    public); ``clock``: the chess
     clock, seconds of thinking time per player (``None``: no clock); ``created_at`` /
     ``updated_at``: Unix seconds.
     """
@@ -50,10 +55,10 @@ class GameRow(Base):
     players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     seed: Mapped[int] = mapped_column(BigInteger)
     optional_rules: Mapped[list[str]] = mapped_column(JSON)
-    secrets: Mapped[dict[str, str]] = mapped_column(JSON)
+    secret_hashes: Mapped[dict[str, str]] = mapped_column(JSON)
     bots: Mapped[dict[str, str]] = mapped_column(JSON)
-    spectator: Mapped[str] = mapped_column(String(64))
-    open_seats: Mapped[list[int]] = mapped_column(JSON, default=list)
+    spectator_hash: Mapped[str] = mapped_column(String(64))
+    open_secrets: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
     clock: Mapped[int | None] = mapped_column(Integer, nullable=True)
     description: Mapped[str] = mapped_column(Text, default="")
     n_actions: Mapped[int] = mapped_column(Integer, default=0)
@@ -75,6 +80,13 @@ class ActionRow(Base):
     action_id: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+def secret_hash(secret: str) -> str:
+    """The stored form of a seat or spectator secret: its SHA-256, 64 hex digits.  The
+    secrets are 144 random bits (``secrets.token_urlsafe(18)``), so a plain hash without
+    salt or stretching leaves nothing to guess."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
 def database_url(url: str) -> URL:

@@ -40,7 +40,8 @@ from rhineland.io.export import (
     standing_positions,
     to_export,
 )
-from rhineland.web.db import ActionRow, GameRow
+from rhineland.routes.stops import run_from_stops
+from rhineland.web.db import ActionRow, GameRow, secret_hash
 
 
 class WebError(Exception):
@@ -84,13 +85,15 @@ class Live:
     """A game in memory: the engine's game, its stored setup, who sent each action
     (``senders[i]``: the player id whose seat sent ``game.actions[i]``, ``None`` for an
     imported one), the bots by player id, when the game was created (Unix seconds) and
-    its chess clock (seconds of thinking time per player, ``None``: no clock)."""
+    its chess clock (seconds of thinking time per player, ``None``: no clock).  The
+    seats' and the spectator's secrets are known by their SHA-256 only
+    (:func:`~rhineland.web.db.secret_hash`)."""
 
     id: str
     game: Game
     players: list[dict[str, Any]]
-    secrets: dict[int, str]
-    spectator: str
+    secret_hashes: dict[int, str]
+    spectator_hash: str
     bot_names: dict[int, str]
     description: str
     senders: list[int | None]
@@ -111,11 +114,13 @@ class Live:
     def seat_of(self, secret: str | None) -> int | None:
         """The player id whose seat ``secret`` opens; ``None`` for the spectator link.
         Raises :class:`Forbidden` for any other secret."""
-        if secret is not None and secrets.compare_digest(secret, self.spectator):
-            return None
-        for pid, s in self.secrets.items():
-            if secret is not None and secrets.compare_digest(secret, s):
-                return pid
+        if secret is not None:
+            digest = secret_hash(secret)
+            if secrets.compare_digest(digest, self.spectator_hash):
+                return None
+            for pid, h in self.secret_hashes.items():
+                if secrets.compare_digest(digest, h):
+                    return pid
         raise Forbidden("the secret opens no seat of this game (use your seat's invite link)")
 
     def undo_position(self, pid: int) -> int:
@@ -147,7 +152,8 @@ class Live:
 @dataclass(frozen=True)
 class Created:
     """A new game's id, its seats ``[{"id", "name", "secret", "bot"}]`` and the
-    spectator secret."""
+    spectator secret: the only time the secrets are in the clear (the database keeps
+    their hashes, and the open seats' secrets for the lobby)."""
 
     id: str
     seats: list[dict[str, Any]]
@@ -223,14 +229,14 @@ class GameStore:
             records = [a.data for a in acts]
             senders = [a.seat for a in acts]
             live_setup = (row.title, row.players, row.seed, row.optional_rules,
-                          row.secrets, row.spectator, row.bots, row.description)
+                          row.secret_hashes, row.spectator_hash, row.bots, row.description)
             created_at, clock = row.created_at, row.clock
-        title, players, seed, rules, secs, spectator, bots, description = live_setup
+        title, players, seed, rules, hashes, spectator, bots, description = live_setup
         export = parse_export({"title": title, "players": players,
                                "settings": {"seed": seed, "optional_rules": rules},
                                "actions": records})
         game = _replayed(export)
-        live = Live(game_id, game, players, {int(k): v for k, v in secs.items()}, spectator,
+        live = Live(game_id, game, players, {int(k): v for k, v in hashes.items()}, spectator,
                     {int(k): v for k, v in bots.items()}, description, senders, created_at,
                     clock)
         with self._guard:
@@ -314,9 +320,10 @@ class GameStore:
         with Session(self.engine) as s, s.begin():
             s.add(GameRow(id=gid, title=game.data.title, players=players, seed=game.seed,
                           optional_rules=list(game.title.optional_rules),
-                          secrets={str(k): v for k, v in secs.items()},
-                          bots={str(k): v for k, v in bots.items()}, spectator=spectator,
-                          open_seats=list(open_seats), clock=clock,
+                          secret_hashes={str(k): secret_hash(v) for k, v in secs.items()},
+                          bots={str(k): v for k, v in bots.items()},
+                          spectator_hash=secret_hash(spectator),
+                          open_secrets={str(k): secs[k] for k in open_seats}, clock=clock,
                           description=description, n_actions=len(game.actions),
                           last_action_id=(game.actions[-1].id or 0) if game.actions else 0,
                           status=_status(game), created_at=now, updated_at=now))
@@ -339,8 +346,8 @@ class GameStore:
                              .limit(limit)).all()
             return [{"id": r.id, "title": r.title, "description": r.description,
                      "players": [{**p, "bot": r.bots.get(str(p["id"])),
-                                  "url": (f"/g/{r.id}#{r.secrets[str(p['id'])]}"
-                                          if p["id"] in (r.open_seats or []) else None)}
+                                  "url": (f"/g/{r.id}#{r.open_secrets[str(p['id'])]}"
+                                          if str(p["id"]) in r.open_secrets else None)}
                                  for p in r.players],
                      "status": r.status, "last_action_id": r.last_action_id,
                      "created_at": r.created_at, "updated_at": r.updated_at} for r in rows]
@@ -377,6 +384,22 @@ class GameStore:
             self._check_turn(live, pid, action)
             self._apply(live, action, pid)
             return live
+
+    def run_stops(self, game_id: str, secret: str | None, entity: str,
+                  routes: Sequence[Mapping[str, Any]], last_action_id: int) -> Live:
+        """Run ``entity``'s trains on ``routes`` given by their stops (``[{"train",
+        "stops": [hex or "<hex>-<part>"]}]``, :func:`rhineland.routes.stops.run_from_stops`)
+        for the seat ``secret`` opens.  Raises as :meth:`act` does; :class:`Refused` with
+        the engine's message when the stops make no run the rules accept."""
+        with self.locked(game_id) as live:
+            if live.seat_of(secret) is None:
+                raise Forbidden("the spectator link watches: it acts for nobody")
+            self._check_fresh(live, last_action_id)
+            try:
+                record = run_from_stops(live.game, entity, routes)
+            except GameError as exc:
+                raise Refused(str(exc)) from None
+            return self.act(game_id, secret, record, last_action_id)
 
     def _check_fresh(self, live: Live, last_action_id: int) -> None:
         if last_action_id != live.last_action_id:

@@ -3,7 +3,9 @@
 Money is in M (Mark).  Legal actions come from ``Game.legal_actions()`` only (the page
 never works out a rule): each entry is ``{"action": export record, "text": ...}``, with
 ``"amount": {"field", "min", "max", "step"}`` for a decision with an amount (a bid, a
-price) and ``"routes": "best"`` for a run (the action then holds the best routes);
+price) and ``"routes": "best"`` for a run (the action then holds the best routes,
+``"trains"`` the train ids of the company: the page edits a train's route by its
+stops and sends them to ``POST /api/games/{id}/routes``);
 tile lays and tokens carry the ``hex`` they are on, so the page can offer them when a
 hex is clicked.
 """
@@ -13,11 +15,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from rhineland.cli.play_view import describe, status_line
 from rhineland.engine.actions import LayTile, PlaceToken
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.legal import AmountRange, RouteChoice
 from rhineland.errors import GameError
+from rhineland.io.describe import describe, status_line
 from rhineland.render import render_svg, svg
 from rhineland.render.panels import draw_panels
 
@@ -141,7 +143,6 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
             entry["action"] = choice.action.to_json()
             entry["amount"] = {"field": choice.field, "min": choice.min, "max": choice.max,
                                "step": choice.step}
-            entry["text"] = entry["text"].replace("  (type: N AMOUNT)", "")
         elif isinstance(choice, RouteChoice):
             try:
                 best = choice.best(game)
@@ -149,6 +150,7 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
                 continue
             entry["action"] = best.to_json()
             entry["routes"] = "best"
+            entry["trains"] = [t.id for t in game.title.operator(game, choice.entity).trains]
             revenue = sum(int(r.get("revenue", 0)) for r in best.routes)
             entry["text"] = f"{choice.entity}: run trains on the best routes ({revenue}M)"
         else:

@@ -114,6 +114,11 @@ function drawMap(text) {
 $("#map").addEventListener("click", (ev) => {
   const target = ev.target.closest("[data-hex]");
   if (!target) return;
+  if (editRoutes && editRoutes.editing && legal.some((e) => e.routes)) {
+    editRoutes.stops[editRoutes.editing].push(target.dataset.hex);  // a stop of the route
+    drawActions();
+    return;
+  }
   selectedHex = target.dataset.hex;
   for (const g of document.querySelectorAll("#map g.hex")) {
     g.classList.toggle("selected", g.dataset.hex === selectedHex);
@@ -171,20 +176,67 @@ function amountRow(entry) {
             el("span", {}, `${entry.text} `), input, b);
 }
 
+// a run: the best routes, each train's route editable by its stops (click the stops on
+// the map in order, or remove one); the server finds the track and checks the run
+let editRoutes = null;   // {entity, stops: {train: [stop...]}, editing: train or null}
 function routesRow(entry) {
   const a = entry.action;
+  if (!editRoutes || editRoutes.entity !== a.entity || editRoutes.id !== state.last_action_id) {
+    const stops = {};
+    for (const t of entry.trains || []) stops[t] = [];
+    for (const r of a.routes) stops[r.train] = [...(r.nodes || [])];
+    editRoutes = { entity: a.entity, id: state.last_action_id, stops, editing: null };
+  }
   const wrap = el("div", { class: "routes", "data-type": a.type });
   wrap.append(actionButton(entry));
-  const area = el("textarea", { rows: 6, "aria-label": "routes (JSON)" });
-  area.value = JSON.stringify(a.routes, null, 1);
+  const list = el("ul", { class: "train-routes" });
+  for (const [train, stops] of Object.entries(editRoutes.stops)) {
+    const editing = editRoutes.editing === train;
+    const li = el("li", { "data-train": train, class: editing ? "editing" : null },
+                  el("b", {}, `${train}: `));
+    if (!stops.length) li.append(el("span", {}, "no route "));
+    stops.forEach((stop, i) => {
+      li.append(el("span", { class: "stop", "data-stop": stop }, stop));
+      if (editing) {
+        const x = el("button", { type: "button", class: "remove-stop", "aria-label": `remove ${stop}` }, "×");
+        x.addEventListener("click", () => { stops.splice(i, 1); drawActions(); });
+        li.append(x);
+      }
+      if (i < stops.length - 1) li.append(" – ");
+    });
+    const toggle = el("button", { type: "button", class: "edit-route" },
+                      editing ? "done" : `edit ${train}`);
+    toggle.addEventListener("click", () => {
+      editRoutes.editing = editing ? null : train;
+      drawActions();
+    });
+    li.append(" ", toggle);
+    if (editing) {
+      const clear = el("button", { type: "button", class: "clear-route" }, "clear");
+      clear.addEventListener("click", () => { stops.length = 0; drawActions(); });
+      li.append(clear, el("span", { class: "hint" }, " click the stops on the map in order"));
+    }
+    list.append(li);
+  }
   const go = el("button", { type: "button", class: "act-edited" }, "run these routes");
-  go.addEventListener("click", () => {
-    let routes;
-    try { routes = JSON.parse(area.value); } catch (e) { say(`error: routes: ${e.message}`, "error"); return; }
-    send({ ...a, routes });
-  });
-  wrap.append(el("details", {}, el("summary", {}, "edit the routes"), area, go));
+  go.addEventListener("click", () => runEdited());
+  wrap.append(list, go);
   return wrap;
+}
+
+async function runEdited() {
+  const routes = Object.entries(editRoutes.stops).filter(([, s]) => s.length)
+    .map(([train, stops]) => ({ train, stops }));
+  say("sending…");
+  try {
+    state = await api("/routes", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ entity: editRoutes.entity, routes, last_action_id: state.last_action_id }) });
+    say("");
+    editRoutes = null;
+  } catch (e) {
+    say(`${e.status === 409 ? "the game moved on: " : "refused: "}${e.message}`, "error");
+  }
+  await refresh();
 }
 
 function drawActions() {
