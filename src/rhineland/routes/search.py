@@ -130,7 +130,7 @@ Units: revenue in M (Mark).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +141,7 @@ from rhineland.routes.model import Route, RouteContext, RouteResult, RouteSpec
 from rhineland.routes.search_model import (
     BoardModel,
     TitleProfile,
+    Track,
     TrainModel,
     board_model,
     profile_for,
@@ -224,33 +225,104 @@ class RouteSet:
 
 @dataclass(slots=True, eq=False)
 class Candidate:
-    """A candidate route of one train type (internal, exposed for tests).
+    """A candidate route of one train type (internal, exposed for tests): a *node
+    sequence* with the track still open between each two consecutive nodes.
 
-    ``ub``: admissible bound in M; ``nodes``: the path in its canonical direction
-    (first id the smaller); ``segments``: the path as walked (the same direction, but
-    for a path walked from its need end, e.g. the Rheingold-Express's RGE end);
-    ``mask``: track-unit bitmask; ``tracks``: track ids
-    of the segments (:class:`~rhineland.routes.search_model.Tracks`); ``free``: visits that
-    cost no distance (18Rhl ferry); ``pos``: index in the sorted candidate
-    list of its train type; ``exact``: revenue in M
-    once evaluated (``None`` before, ``-1`` if illegal in both directions);
-    ``route``: the better legal direction.
+    ``ub``: admissible bound in M of every route with these visits; ``nodes``: the
+    visits in their canonical direction (first id the smaller); ``hops``: per step of
+    the walk (the same direction, but for a path walked from its need end, e.g. the
+    Rheingold-Express's RGE end) the parallel segments (:data:`Track`) the step may
+    take -- a *realisation* (:meth:`realisations`) takes one per step, no track unit
+    twice; ``must``: the track units every realisation uses (per step, those all its
+    segments share); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
+    index in the sorted candidate list of its train type; ``exact``: revenue in M once
+    evaluated (``None`` before, ``-1`` if illegal in both directions or without a
+    realisation); ``route``: the better legal direction of the first realisation;
+    ``flip``: whether that direction is the reverse of ``hops``' order.  The rules'
+    checks and payout read the visits and the train only (never the track), so every
+    realisation of a node sequence earns the same (see ``docs/best-routes.md``).
     """
 
     ub: int
     nodes: tuple[int, ...]
-    segments: tuple[Segment, ...]
-    mask: int
-    tracks: tuple[int, ...] = ()
+    hops: tuple[tuple[Track, ...], ...]
+    must: int
     free: int = 0
     pos: int = -1
     exact: int | None = None
     route: Route | None = None
+    flip: bool = False
 
     @property
-    def key(self) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
-        """Deterministic tie-break key: node ids, then the hexes of each segment."""
-        return self.nodes, tuple([s.hexes for s in self.segments])
+    def key(self) -> tuple[tuple[int, ...], tuple[tuple[tuple[str, ...], ...], ...]]:
+        """Deterministic tie-break key: node ids, then the hexes of each step's segments."""
+        return self.nodes, tuple([tuple([a[1].hexes for a in alts]) for alts in self.hops])
+
+    def realisations(self, avoid: int = 0) -> Iterator[tuple[int, tuple[Track, ...]]]:
+        """Every choice of one segment per step using no track unit twice nor any unit of
+        ``avoid``: ``(units bitmask, the chosen tracks in walk order)``."""
+        hops = self.hops
+        n = len(hops)
+        chosen: list[Track] = []
+
+        def walk(i: int, used: int) -> Iterator[tuple[int, tuple[Track, ...]]]:
+            if i == n:
+                yield used & ~avoid, tuple(chosen)
+                return
+            for alt in hops[i]:
+                if not alt[0] & used:
+                    chosen.append(alt)
+                    yield from walk(i + 1, used | alt[0])
+                    chosen.pop()
+
+        yield from walk(0, avoid)
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        """The segments of the first realisation (walk order); ``()`` when there is none."""
+        first = next(self.realisations(), None)
+        return tuple(t[1] for t in first[1]) if first is not None else ()
+
+
+def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
+    """One realisation per candidate, no track unit used twice among them all (a run of
+    the candidates' trains beside each other), or ``None`` when there is none.  A
+    necessary condition first: the ``must`` units of the candidates are disjoint."""
+    used = 0
+    for c in cands:
+        if c.must & used:
+            return None
+        used |= c.must
+    items = [(len(alts), ci, hi) for ci, c in enumerate(cands) for hi, alts in enumerate(c.hops)]
+    items.sort()  # fixed steps first, then the steps with fewest choices
+    pick: list[Track | None] = [None] * len(items)
+    n = len(items)
+
+    def walk(i: int, used: int) -> bool:
+        if i == n:
+            return True
+        _n, ci, hi = items[i]
+        for alt in cands[ci].hops[hi]:
+            if not alt[0] & used:
+                pick[i] = alt
+                if walk(i + 1, used | alt[0]):
+                    return True
+        return False
+
+    if not walk(0, 0):
+        return None
+    out: list[list[Track | None]] = [[None] * len(c.hops) for c in cands]
+    for (_n, ci, hi), alt in zip(items, pick, strict=True):
+        out[ci][hi] = alt
+    return [tuple(a for a in row if a is not None) for row in out]
+
+
+def _split(c: Candidate) -> list[Candidate]:
+    """One candidate per realisation of ``c`` (each step fixed to one segment)."""
+    return [
+        Candidate(c.ub, c.nodes, tuple((t,) for t in tracks), mask, c.free)
+        for mask, tracks in c.realisations()
+    ]
 
 
 def _sort_candidates(cands: list[Candidate]) -> None:
@@ -303,7 +375,8 @@ class _Search:
             got = enumerate_candidates(
                 self.board, tm, self, threshold=threshold if bounded else None, budget=budget
             )
-            if not bounded:
+            if not bounded:  # each realisation priced on its own
+                got = [r for c in got for r in _split(c)]
                 for c in got:
                     self.evaluate(tm, c)
                     c.ub = c.exact if c.exact is not None and c.exact >= 0 else -1
@@ -351,7 +424,8 @@ class _Search:
         return self.candidates(train, threshold, budget)
 
     def evaluate(self, tm: TrainModel, cand: Candidate) -> int:
-        """Exact revenue (M) of ``cand`` by the rules' hooks; -1 if illegal both ways."""
+        """Exact revenue (M) of ``cand`` by the rules' hooks on its first realisation; -1 if
+        illegal both ways or without a realisation."""
         if cand.exact is not None:
             return cand.exact
         self.evaluations += 1
@@ -360,9 +434,12 @@ class _Search:
         nodes = graph.nodes
         best = -1
         fwd = cand.segments
+        if not fwd:
+            cand.exact = -1
+            return -1
         both = cand.free > 0 or not self.profile.bounded
         dirs = (fwd, tuple(s.reversed() for s in reversed(fwd))) if both else (fwd,)
-        for segs in dirs:
+        for flip, segs in enumerate(dirs):
             visits = (nodes[segs[0].a], *(nodes[s.b] for s in segs))
             route = Route(tm.train, spec, segs, visits)
             try:
@@ -371,7 +448,7 @@ class _Search:
                 continue
             rev = rules.evaluate(ctx, route, view.tokened, costs).revenue
             if cand.route is None or rev > best:
-                best, cand.route = rev, route
+                best, cand.route, cand.flip = rev, route, bool(flip)
         cand.exact = best if cand.route is not None else -1
         return cand.exact
 
@@ -420,7 +497,7 @@ def enumerate_candidates(
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
     """
-    adj = bm.adj
+    adj = bm.hops
     terminal = bm.terminal
     blocked = bm.blocked
     tokened = bm.tokened
@@ -439,8 +516,7 @@ def enumerate_candidates(
     counts = [0] * len(limits)
     kind_counts: dict[str, int] = {}
     path: list[int] = []
-    segs: list[Segment] = []
-    tids: list[int] = []
+    steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
     limited = any(lim < _UNLIMITED for lim in limits)
@@ -475,12 +551,9 @@ def enumerate_candidates(
         ):
             ub = bound(path, free)
             if ub > theta:
-                if node > start:
-                    c = Candidate(ub, tuple(path), tuple(segs), umask & ~forbid, tuple(tids),
-                                  free)
-                else:  # found from its need end: nodes in the canonical direction
-                    c = Candidate(ub, tuple(reversed(path)), tuple(segs), umask & ~forbid,
-                                  tuple(tids), free)
+                nodes = tuple(path) if node > start else tuple(reversed(path))
+                # (reversed: found from its need end; nodes in the canonical direction)
+                c = Candidate(ub, nodes, tuple(steps), umask & ~forbid, free)
                 if improve is None:
                     out.append(c)
                 else:
@@ -488,9 +561,23 @@ def enumerate_candidates(
         if len(path) > 1 and (terminal[node] or (blocked >> node) & 1):
             return
         here = metro[node]
-        for b, m, seg, tid in adj[node]:
-            if (vmask >> b) & 1 or m & umask or not visit[b] or groups[b] & gmask:
+        for b, alts in adj[node]:
+            if (vmask >> b) & 1 or not visit[b] or groups[b] & gmask:
                 continue
+            # the parallel segments to b still open; every realisation uses their common units
+            live: tuple[Track, ...]
+            if len(alts) == 1:
+                m = alts[0][0]
+                if m & umask:
+                    continue
+                live = alts
+            else:
+                live = tuple([a for a in alts if not a[0] & umask])
+                if not live:
+                    continue
+                m = live[0][0]
+                for a in live:
+                    m &= a[0]
             cost = 1
             # a dropped pair of two kinds (18Rhl's 949: town and city) counts either kind
             # by its direction: for the subtree count neither (the evaluation decides)
@@ -522,13 +609,11 @@ def enumerate_candidates(
                     counts[r] += 1
             if ok:
                 path.append(b)
-                segs.append(seg)
-                tids.append(tid)
+                steps.append(live)
                 dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0),
                     cost > 0)
                 path.pop()
-                segs.pop()
-                tids.pop()
+                steps.pop()
                 if cost:
                     if general:
                         kind_counts[kinds[b]] -= 1
@@ -561,8 +646,7 @@ def enumerate_candidates(
                 counts = [0] * len(limits)
                 counts[r0] = 1
             path[:] = [s]
-            segs.clear()
-            tids.clear()
+            steps.clear()
             dfs(s, 1 << s, forbid, groups[s], 0, True)
     finally:
         if counter is not None:
@@ -662,43 +746,43 @@ MEMO_BITS = 8 * 64 * 2**20
 class _Index:
     """One train type's candidates (sorted by decreasing ``ub``) as bitsets over their indices.
 
-    ``alive``: candidates not known to be illegal.  :meth:`clashes` of a route
-    of any train is the set of candidates that share track with it, so the
-    candidates that may run beside some picked routes are ``alive`` minus the
-    union of their clashes, and the first of them (lowest index) has the best
-    ``ub`` -- :meth:`best_ub` is exactly the bound "best ub of this train
-    beside the picks", computed with a few big-integer operations.
+    ``alive``: candidates not known to be illegal.  :meth:`clashes` of a picked
+    candidate of any train is a set of candidates that cannot run beside it: those
+    whose ``must`` units meet its ``must`` units (every realisation of the one shares
+    a unit with every realisation of the other).  So the candidates that may run
+    beside some picked routes are within ``alive`` minus the union of their clashes,
+    and the first of them (lowest index) has the best ``ub`` -- :meth:`best_ub` is an
+    upper bound of "best ub of this train beside the picks", computed with a few
+    big-integer operations.  Whether picked candidates really run beside each other
+    is decided by :func:`_joint`.
     """
 
-    def __init__(self, cands: list[Candidate], clash: tuple[int, ...]) -> None:
+    def __init__(self, cands: list[Candidate]) -> None:
         self.cands = cands
         self.alive = (1 << len(cands)) - 1
-        self._clash = clash
-        self._by_track: list[int] | None = None
+        self._by_unit: dict[int, int] | None = None
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
-    def _build(self) -> list[int]:
+    def _build(self) -> dict[int, int]:
         n = len(self.cands)
-        rows = [bytearray((n + 7) // 8) for _ in self._clash]
+        nbytes = (n + 7) // 8
+        rows: dict[int, bytearray] = {}
         for i, c in enumerate(self.cands):
             byte, bit = i >> 3, 1 << (i & 7)
-            for t in c.tracks:
-                rows[t][byte] |= bit
-        using = [int.from_bytes(r, "little") for r in rows]
-        out: list[int] = []
-        for mine in self._clash:
-            acc = 0
-            m = mine
+            m = c.must
             while m:
                 low = m & -m
-                acc |= using[low.bit_length() - 1]
+                u = low.bit_length() - 1
+                row = rows.get(u)
+                if row is None:
+                    row = rows[u] = bytearray(nbytes)
+                row[byte] |= bit
                 m ^= low
-            out.append(acc)
-        return out
+        return {u: int.from_bytes(r, "little") for u, r in rows.items()}
 
     def clashes(self, other: Candidate) -> int:
-        """Bitset of this type's candidates sharing track with ``other`` (any train's route).
+        """Bitset of this type's candidates whose ``must`` units meet ``other``'s.
 
         Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
         (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
@@ -707,12 +791,17 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_track is None:
-            self._by_track = self._build()
-        by = self._by_track
+        if self._by_unit is None:
+            self._by_unit = self._build()
+        by = self._by_unit
         bits = 0
-        for t in other.tracks:
-            bits |= by[t]
+        m = other.must
+        while m:
+            low = m & -m
+            row = by.get(low.bit_length() - 1)
+            if row is not None:
+                bits |= row
+            m ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
         self._memo[key] = (other, bits)
@@ -887,14 +976,15 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
     root = sum(tops)
     models = [s.model(t) for t in trains]
     best_pick: list[Candidate | None] = [None] * k
+    best_real: list[tuple[Track, ...] | None] = [None] * k
     pruned = 0
     if not complete:
-        _greedy(s, trains, models, [lists[names[t]] for t in trains], best_pick)
+        _greedy(s, trains, models, [lists[names[t]] for t in trains], best_pick, best_real)
     else:
         try:
             # 2. the best run among the candidates near each train's best
-            pruned = _branch_and_bound(s, trains, names, models, root, budget, best_pick,
-                                       [lists[names[t]] for t in trains])
+            pruned = _branch_and_bound(s, trains, names, models, budget, best_pick,
+                                       best_real, [lists[names[t]] for t in trains])
             # 3. a route of train j in a run beating this one earns more than
             # best - (what the other trains can earn at most): walk again where needed
             best = _total(best_pick)
@@ -908,24 +998,27 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
                     again = True
             if again:
                 pruned = max(pruned, _branch_and_bound(
-                    s, trains, names, models, root, budget, best_pick,
+                    s, trains, names, models, budget, best_pick, best_real,
                     [lists[names[t]] for t in trains]))
         except OutOfBudget:
             complete = False
     best = _total(best_pick)
 
-    chosen = [(t, c) for t, c in zip(trains, best_pick, strict=True) if c is not None]
+    chosen = [(t, c, real) for t, c, real in zip(trains, best_pick, best_real, strict=True)
+              if c is not None and real is not None]
     order = {t: i for i, t in enumerate(ctx.trains)}
     chosen.sort(key=lambda tc: order[tc[0]])
     specs: list[RouteSpec] = []
-    for t, c in chosen:
-        assert c.route is not None
-        r = c.route
+    for t, c, real in chosen:
+        # the realisation the run found, in the direction the evaluation preferred
+        segs = tuple(a[1] for a in real)
+        if c.flip:
+            segs = tuple(seg.reversed() for seg in reversed(segs))
         specs.append(
             RouteSpec(
                 train=t,
-                connections=tuple(seg.hexes for seg in r.segments),
-                nodes=tuple(v.name for v in r.visits),
+                connections=tuple(seg.hexes for seg in segs),
+                nodes=(s.graph.nodes[segs[0].a].name, *(s.graph.nodes[x.b].name for x in segs)),
             )
         )
     results = run_revenue(ctx, specs) if specs else []
@@ -965,20 +1058,27 @@ def _greedy(
     models: list[TrainModel],
     levels: list[list[Candidate]],
     best_pick: list[Candidate | None],
+    best_real: list[tuple[Track, ...] | None],
     tries: int = 64,
 ) -> None:
     """Anytime fallback once the budget is spent: each train in turn takes the first of its
     candidates (best ``ub`` first, at most ``tries`` priced) that is legal, earns more
     than 0 M and runs beside the routes taken."""
-    used = 0
+    taken: list[Candidate] = []
+    where: list[int] = []
     for j, lst in enumerate(levels):
         for c in lst[:tries]:
-            if c.mask & used:
+            if s.evaluate(models[j], c) <= 0:
                 continue
-            if s.evaluate(models[j], c) > 0:
-                best_pick[j] = c
-                used |= c.mask
-                break
+            real = _joint([*taken, c])
+            if real is None:
+                continue
+            taken.append(c)
+            where.append(j)
+            best_pick[j] = c
+            for jj, r in zip(where, real, strict=True):
+                best_real[jj] = r
+            break
 
 
 def _branch_and_bound(
@@ -986,14 +1086,15 @@ def _branch_and_bound(
     trains: list[str],
     names: dict[str, str],
     models: list[TrainModel],
-    root: int,
     budget: Budget,
     best_pick: list[Candidate | None],
+    best_real: list[tuple[Track, ...] | None],
     levels: list[list[Candidate]],
 ) -> int:
-    """Step 4 of the module docstring over the candidate lists ``levels`` (one per train,
-    in ``trains`` order), starting from the incumbent ``best_pick`` (updated in place on
-    a strict improvement).  Returns the largest bound of a pruned subtree."""
+    """Step 3 of the module docstring over the candidate lists ``levels`` (one per train,
+    in ``trains`` order), starting from the incumbent ``best_pick`` with its realisations
+    ``best_real`` (both updated in place on a strict improvement).  Returns the largest
+    bound of a pruned subtree."""
     k = len(trains)
     best = _total(best_pick)
     same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
@@ -1003,15 +1104,19 @@ def _branch_and_bound(
             run_end[i] = run_end[i + 1]
     shared: dict[str, _Index] = {}
     for t, lst in zip(trains, levels, strict=True):
-        shared.setdefault(names[t], _Index(lst, s.board.clash))
+        shared.setdefault(names[t], _Index(lst))
     index = [shared[names[t]] for t in trains]
     pick: list[Candidate | None] = [None] * k
+    real: list[list[tuple[Track, ...]] | None] = [None] * (k + 1)
+    real[0] = []
     pruned = 0
     explored = 0
 
     def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
         """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
-        candidates of train ``level + j`` that share track with the routes picked so far."""
+        candidates of train ``level + j`` that cannot run beside the routes picked so far
+        (a subset: see :class:`_Index`); ``real[level]``: realisations of the picks that
+        run beside each other."""
         nonlocal best, pruned, explored
         explored += 1
         if explored >= 256:
@@ -1031,12 +1136,21 @@ def _branch_and_bound(
                 if total > best:
                     best = total
                     best_pick[:] = pick
+                    got = real[k]
+                    assert got is not None
+                    at = 0
+                    for j, c in enumerate(pick):
+                        best_real[j] = None
+                        if c is not None:
+                            best_real[j] = got[at]
+                            at += 1
             return
         here = index[level]
         lst = levels[level]
         later = clash[1:]
-        # the next levels of this train type take later candidates (symmetry): their ub
-        # is at most this level's pick's
+        taken = [c for c in pick[:level] if c is not None]
+        # the next levels of this train type take this or later candidates (symmetry):
+        # their ub is at most this level's pick's
         same = run_end[level] - level
         before = (1 << start) - 1 if same_as_prev[level] and start else 0
         rests = [index[level + 1 + j].best_ub(cf | before if j < same else cf)
@@ -1062,7 +1176,7 @@ def _branch_and_bound(
             nxt = later
             lim = 0
             if later:
-                upto = (low << 1) - 1
+                upto = low - 1
                 nx: list[int] = []
                 for j, cf in enumerate(later):
                     ix = index[level + 1 + j]
@@ -1074,12 +1188,19 @@ def _branch_and_bound(
             if b <= best:
                 pruned = max(pruned, b)
                 continue
+            got = _joint([*taken, c])
+            if got is None:  # no track for it beside the picks
+                if not taken:
+                    here.alive &= ~low
+                continue
             pick[level] = c
-            branch(level + 1, nxt, cur + val, i + 1)
+            real[level + 1] = got
+            branch(level + 1, nxt, cur + val, i)
             pick[level] = None
         if cur + rest_now <= best:
             pruned = max(pruned, cur + rest_now)
             return
+        real[level + 1] = real[level]
         branch(level + 1, later, cur, len(lst))
 
     try:
