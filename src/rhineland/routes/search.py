@@ -234,7 +234,8 @@ class Candidate:
     Rheingold-Express's RGE end) the parallel segments (:data:`Track`) the step may
     take -- a *realisation* (:meth:`realisations`) takes one per step, no track unit
     twice; ``must``: the track units every realisation uses (per step, those all its
-    segments share); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
+    segments share); ``sure``: bitmask of the track ids of the steps with one segment
+    (every realisation takes them); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
     index in the sorted candidate list of its train type; ``exact``: revenue in M once
     evaluated (``None`` before, ``-1`` if illegal in both directions or without a
     realisation); ``route``: the better legal direction of the first realisation;
@@ -247,6 +248,7 @@ class Candidate:
     nodes: tuple[int, ...]
     hops: tuple[tuple[Track, ...], ...]
     must: int
+    sure: int = 0
     free: int = 0
     pos: int = -1
     exact: int | None = None
@@ -320,7 +322,8 @@ def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
 def _split(c: Candidate) -> list[Candidate]:
     """One candidate per realisation of ``c`` (each step fixed to one segment)."""
     return [
-        Candidate(c.ub, c.nodes, tuple((t,) for t in tracks), mask, c.free)
+        Candidate(c.ub, c.nodes, tuple((t,) for t in tracks), mask,
+                  sum(1 << t[2] for t in set(tracks)), c.free)
         for mask, tracks in c.realisations()
     ]
 
@@ -411,7 +414,7 @@ class _Search:
         return top[0], theta
 
     def _install(self, tm: TrainModel, got: list[Candidate]) -> None:
-        got.sort(key=lambda c: (-c.ub, c.key))
+        _sort_candidates(got)
         for i, c in enumerate(got):
             c.pos = i
         self._cands[tm.name] = got
@@ -528,7 +531,14 @@ def enumerate_candidates(
     theta = threshold if threshold is not None else -(1 << 60)
     chunk = 0
 
-    def dfs(node: int, vmask: int, umask: int, gmask: int, free: int, counted: bool) -> None:
+    all_pay = tm.all_pay
+    bonus = tm.profile.bonus_bound
+    vals = tm.value
+
+    def dfs(node: int, vmask: int, umask: int, smask: int, gmask: int, free: int,
+            counted: bool, acc: int) -> None:
+        """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
+        ``acc``: the positive stop values on the path."""
         nonlocal explored, theta, chunk
         explored += 1
         if budget is not None:
@@ -537,7 +547,7 @@ def enumerate_candidates(
                 budget.spend(chunk)
                 chunk = 0
         start = path[0]
-        if cb is not None and cb(path, vmask, counts, free) <= theta:
+        if cb is not None and cb(path, vmask, counts, free, acc, theta) <= theta:
             return
         if (
             node > start
@@ -549,11 +559,11 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = bound(path, free)
+            ub = acc + bonus(tm, path) if all_pay else bound(path, free)
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
-                c = Candidate(ub, nodes, tuple(steps), umask & ~forbid, free)
+                c = Candidate(ub, nodes, tuple(steps), umask & ~forbid, smask, free)
                 if improve is None:
                     out.append(c)
                 else:
@@ -566,11 +576,13 @@ def enumerate_candidates(
                 continue
             # the parallel segments to b still open; every realisation uses their common units
             live: tuple[Track, ...]
+            sm = smask
             if len(alts) == 1:
                 m = alts[0][0]
                 if m & umask:
                     continue
                 live = alts
+                sm |= 1 << alts[0][2]
             else:
                 live = tuple([a for a in alts if not a[0] & umask])
                 if not live:
@@ -610,8 +622,9 @@ def enumerate_candidates(
             if ok:
                 path.append(b)
                 steps.append(live)
-                dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0),
-                    cost > 0)
+                vb = vals[b]
+                dfs(b, vmask | (1 << b), umask | m, sm, gmask | groups[b], free + (cost == 0),
+                    cost > 0, acc + vb if vb > 0 else acc)
                 path.pop()
                 steps.pop()
                 if cost:
@@ -647,7 +660,7 @@ def enumerate_candidates(
                 counts[r0] = 1
             path[:] = [s]
             steps.clear()
-            dfs(s, 1 << s, forbid, groups[s], 0, True)
+            dfs(s, 1 << s, forbid, 0, groups[s], 0, True, max(vals[s], 0))
     finally:
         if counter is not None:
             counter.nodes_explored += explored
@@ -658,20 +671,23 @@ def enumerate_candidates(
 
 def _completion_bound(
     tm: TrainModel, bm: BoardModel | None = None
-) -> Callable[[list[int], int, list[int], int], int]:
+) -> Callable[[list[int], int, list[int], int, int, int], int]:
     """An admissible bound on every route that extends a partial path at its end.
 
-    ``f(path, vmask, counts, free)``: ``path`` the nodes so far, ``vmask`` their
-    bitmask, ``counts[r]`` the visits distance rule ``r`` counted so far, ``free``
-    the visits dropped so far (18Rhl ferry).  Per rule ``r``, any extension adds at
-    most ``limits[r] - counts[r]`` counted visits of the kinds ``r`` names plus at
-    most ``fmax - free`` dropped ones (``fmax``: the hexes that can drop a visit, one
-    dropped visit each -- a green metropolis is entered twice only by its ferry and
-    the gray 949 joins one town and one city); the best such visits are at most the
-    best values among the nodes not on the path.  The route's base bound
-    (:meth:`TrainModel.base_bound`) over the whole route is then at most the best
-    ``pay + free`` values among the path's values and those, per rule; the title's
-    bonuses at most :meth:`TitleProfile.bonus_cap`.  See ``docs/best-routes.md``.
+    ``f(path, vmask, counts, free, acc, theta)``: ``path`` the nodes so far, ``vmask``
+    their bitmask, ``counts[r]`` the visits distance rule ``r`` counted so far, ``free``
+    the visits dropped so far (18Rhl ferry), ``acc`` the sum of the positive values on
+    the path; ``theta`` the walk's threshold: a result above it may stop early (it is
+    then only known to exceed ``theta``), one at most ``theta`` is the bound.  Per
+    rule ``r``, any extension adds at most ``limits[r] - counts[r]`` counted visits
+    of the kinds ``r`` names plus at most ``fmax - free`` dropped ones (``fmax``: the
+    hexes that can drop a visit, one dropped visit each -- a green metropolis is
+    entered twice only by its ferry and the gray 949 joins one town and one city); the
+    best such visits are at most the best values among the nodes not on the path.
+    The route's base bound (:meth:`TrainModel.base_bound`) over the whole route is
+    then at most the best ``pay + free`` values among the path's values and those, per
+    rule; the title's bonuses at most :meth:`TitleProfile.bonus_cap`.  See
+    ``docs/best-routes.md``.
     """
     vals = tm.value
     kinds = tm.profile.kinds
@@ -693,12 +709,9 @@ def _completion_bound(
         counted = [r for r in range(nrules) if limits[r] < _UNLIMITED]
         top_left = len(walk) - 1 if walk is not None else 0
 
-        def f(path: list[int], vmask: int, counts: list[int], free: int) -> int:
-            total = cap
-            for i in path:
-                v = vals[i]
-                if v > 0:
-                    total += v
+        def f(path: list[int], vmask: int, counts: list[int], free: int, acc: int,
+              theta: int) -> int:
+            total = cap + acc
             extra = fmax - free
             by_walk = -1
             if walk is not None:
@@ -706,11 +719,14 @@ def _completion_bound(
                 for r in counted:
                     left += limits[r] - counts[r]
                 by_walk = walk[min(left, top_left)][path[-1]]
+                if total + by_walk <= theta:
+                    return total + by_walk
+            need = theta - total  # past it the branch stays, whatever the rest adds
             glob = 0
             for r in range(nrules):
                 k = limits[r] - counts[r] + extra
                 for v, bit in per_rule[r]:
-                    if k <= 0 or 0 <= by_walk < glob:
+                    if k <= 0 or 0 <= by_walk < glob or glob > need:
                         break
                     if not vmask & bit:
                         glob += v
@@ -719,7 +735,8 @@ def _completion_bound(
 
         return f
 
-    def g(path: list[int], vmask: int, counts: list[int], free: int) -> int:
+    def g(path: list[int], vmask: int, counts: list[int], free: int, acc: int,
+          theta: int) -> int:
         total = cap
         extra = fmax - free
         for r in range(nrules):
@@ -748,41 +765,38 @@ class _Index:
 
     ``alive``: candidates not known to be illegal.  :meth:`clashes` of a picked
     candidate of any train is a set of candidates that cannot run beside it: those
-    whose ``must`` units meet its ``must`` units (every realisation of the one shares
-    a unit with every realisation of the other).  So the candidates that may run
-    beside some picked routes are within ``alive`` minus the union of their clashes,
-    and the first of them (lowest index) has the best ``ub`` -- :meth:`best_ub` is an
-    upper bound of "best ub of this train beside the picks", computed with a few
-    big-integer operations.  Whether picked candidates really run beside each other
-    is decided by :func:`_joint`.
+    with a fixed step (``sure``) whose track clashes with a fixed step of the pick
+    (every realisation of the one shares a unit with every realisation of the
+    other).  So the candidates that may run beside some picked routes are within
+    ``alive`` minus the union of their clashes, and the first of them (lowest index)
+    has the best ``ub`` -- :meth:`best_ub` is an upper bound of "best ub of this
+    train beside the picks", computed with a few big-integer operations.  Whether
+    picked candidates really run beside each other is decided by :func:`_joint`.
     """
 
-    def __init__(self, cands: list[Candidate]) -> None:
+    def __init__(self, cands: list[Candidate], clash: tuple[int, ...]) -> None:
         self.cands = cands
         self.alive = (1 << len(cands)) - 1
-        self._by_unit: dict[int, int] | None = None
+        self._clash = clash
+        self._by_track: list[int] | None = None
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
-    def _build(self) -> dict[int, int]:
+    def _build(self) -> list[int]:
         n = len(self.cands)
-        nbytes = (n + 7) // 8
-        rows: dict[int, bytearray] = {}
+        rows = [bytearray((n + 7) // 8) for _ in self._clash]
         for i, c in enumerate(self.cands):
             byte, bit = i >> 3, 1 << (i & 7)
-            m = c.must
+            m = c.sure
             while m:
                 low = m & -m
-                u = low.bit_length() - 1
-                row = rows.get(u)
-                if row is None:
-                    row = rows[u] = bytearray(nbytes)
-                row[byte] |= bit
+                rows[low.bit_length() - 1][byte] |= bit
                 m ^= low
-        return {u: int.from_bytes(r, "little") for u, r in rows.items()}
+        return [int.from_bytes(r, "little") for r in rows]
 
     def clashes(self, other: Candidate) -> int:
-        """Bitset of this type's candidates whose ``must`` units meet ``other``'s.
+        """Bitset of this type's candidates with a fixed step clashing with one of
+        ``other``'s (any train's candidate).
 
         Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
         (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
@@ -791,17 +805,21 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_unit is None:
-            self._by_unit = self._build()
-        by = self._by_unit
-        bits = 0
-        m = other.must
+        if self._by_track is None:
+            self._by_track = self._build()
+        using = self._by_track
+        clash = self._clash
+        near = 0
+        m = other.sure
         while m:
             low = m & -m
-            row = by.get(low.bit_length() - 1)
-            if row is not None:
-                bits |= row
+            near |= clash[low.bit_length() - 1]
             m ^= low
+        bits = 0
+        while near:
+            low = near & -near
+            bits |= using[low.bit_length() - 1]
+            near ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
         self._memo[key] = (other, bits)
@@ -894,7 +912,7 @@ def _crude_bound(tm: TrainModel) -> int:
         return sum(v for i, v in enumerate(tm.value) if v > 0 and tm.visit[i]) + (
             tm.profile.bonus_cap(tm)
         )
-    return _completion_bound(tm)([], 0, [0] * len(tm.limits), 0)
+    return _completion_bound(tm)([], 0, [0] * len(tm.limits), 0, 0, 1 << 60)
 
 
 def search_routes(ctx: RouteContext, budget_nodes: int | None = None) -> RouteSet:
@@ -1104,7 +1122,7 @@ def _branch_and_bound(
             run_end[i] = run_end[i + 1]
     shared: dict[str, _Index] = {}
     for t, lst in zip(trains, levels, strict=True):
-        shared.setdefault(names[t], _Index(lst))
+        shared.setdefault(names[t], _Index(lst, s.board.clash))
     index = [shared[names[t]] for t in trains]
     pick: list[Candidate | None] = [None] * k
     real: list[list[tuple[Track, ...]] | None] = [None] * (k + 1)
