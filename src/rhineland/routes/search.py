@@ -234,8 +234,9 @@ class Candidate:
     Rheingold-Express's RGE end) the parallel segments (:data:`Track`) the step may
     take -- a *realisation* (:meth:`realisations`) takes one per step, no track unit
     twice; ``must``: the track units every realisation uses (per step, those all its
-    segments share); ``sure``: bitmask of the track ids of the steps with one segment
-    (every realisation takes them); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
+    segments share); ``sure``: the same units as a bitmask of :class:`UnitSets` ids
+    (per step one set: its segment's units if it has one, else the units its segments
+    share); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
     index in the sorted candidate list of its train type; ``exact``: revenue in M once
     evaluated (``None`` before, ``-1`` if illegal in both directions or without a
     realisation); ``route``: the better legal direction of the first realisation;
@@ -319,13 +320,31 @@ def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
     return [tuple(a for a in row if a is not None) for row in out]
 
 
-def _split(c: Candidate) -> list[Candidate]:
+def _split(c: Candidate, ids: UnitSets) -> list[Candidate]:
     """One candidate per realisation of ``c`` (each step fixed to one segment)."""
     return [
         Candidate(c.ub, c.nodes, tuple((t,) for t in tracks), mask,
-                  sum(1 << t[2] for t in set(tracks)), c.free)
+                  sum(1 << j for j in {ids.id(t[0]) for t in tracks}), c.free)
         for mask, tracks in c.realisations()
     ]
+
+
+class UnitSets:
+    """Ids for the sets of track units the steps of candidates surely use (one per
+    distinct set), shared by every walk of one search, so that whether two candidates'
+    ``must`` units meet is a question about a few ids (:class:`_Index`)."""
+
+    def __init__(self) -> None:
+        self.masks: list[int] = []
+        self.ids: dict[int, int] = {}
+
+    def id(self, mask: int) -> int:
+        """The id of the unit set ``mask`` (a new id the first time)."""
+        got = self.ids.get(mask)
+        if got is None:
+            got = self.ids[mask] = len(self.masks)
+            self.masks.append(mask)
+        return got
 
 
 def _sort_candidates(cands: list[Candidate]) -> None:
@@ -355,6 +374,7 @@ class _Search:
         self.nodes_explored = 0
         self.evaluations = 0
         self._models: dict[str, TrainModel] = {}
+        self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
 
     # -- candidates ------------------------------------------------------------
@@ -379,7 +399,7 @@ class _Search:
                 self.board, tm, self, threshold=threshold if bounded else None, budget=budget
             )
             if not bounded:  # each realisation priced on its own
-                got = [r for c in got for r in _split(c)]
+                got = [r for c in got for r in _split(c, self.units)]
                 for c in got:
                     self.evaluate(tm, c)
                     c.ub = c.exact if c.exact is not None and c.exact >= 0 else -1
@@ -488,6 +508,7 @@ def enumerate_candidates(
     forbid: int = 0,
     improve: Callable[[Candidate], int] | None = None,
     budget: Budget | None = None,
+    units: UnitSets | None = None,
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -532,6 +553,10 @@ def enumerate_candidates(
     chunk = 0
 
     all_pay = tm.all_pay
+    if units is None:
+        units = counter.units if counter is not None else UnitSets()
+    unit_ids = units.ids
+    new_id = units.id
     bonus = tm.profile.bonus_bound
     vals = tm.value
 
@@ -582,7 +607,8 @@ def enumerate_candidates(
                 if m & umask:
                     continue
                 live = alts
-                sm |= 1 << alts[0][2]
+                j = unit_ids.get(m)
+                sm |= 1 << (new_id(m) if j is None else j)
             else:
                 live = tuple([a for a in alts if not a[0] & umask])
                 if not live:
@@ -590,6 +616,9 @@ def enumerate_candidates(
                 m = live[0][0]
                 for a in live:
                     m &= a[0]
+                if m:
+                    j = unit_ids.get(m)
+                    sm |= 1 << (new_id(m) if j is None else j)
             cost = 1
             # a dropped pair of two kinds (18Rhl's 949: town and city) counts either kind
             # by its direction: for the subtree count neither (the evaluation decides)
@@ -764,27 +793,28 @@ class _Index:
     """One train type's candidates (sorted by decreasing ``ub``) as bitsets over their indices.
 
     ``alive``: candidates not known to be illegal.  :meth:`clashes` of a picked
-    candidate of any train is a set of candidates that cannot run beside it: those
-    with a fixed step (``sure``) whose track clashes with a fixed step of the pick
-    (every realisation of the one shares a unit with every realisation of the
-    other).  So the candidates that may run beside some picked routes are within
+    candidate of any train is the set of candidates that cannot run beside it because
+    their ``must`` units meet its ``must`` units (every realisation of the one shares
+    a unit with every realisation of the other), asked through the unit-set ids of
+    ``sure``.  So the candidates that may run beside some picked routes are within
     ``alive`` minus the union of their clashes, and the first of them (lowest index)
     has the best ``ub`` -- :meth:`best_ub` is an upper bound of "best ub of this
     train beside the picks", computed with a few big-integer operations.  Whether
     picked candidates really run beside each other is decided by :func:`_joint`.
     """
 
-    def __init__(self, cands: list[Candidate], clash: tuple[int, ...]) -> None:
+    def __init__(self, cands: list[Candidate], masks: list[int]) -> None:
         self.cands = cands
         self.alive = (1 << len(cands)) - 1
-        self._clash = clash
-        self._by_track: list[int] | None = None
+        self._masks = masks
+        self._by_id: list[int] | None = None
+        self._near: dict[int, int] = {}
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
     def _build(self) -> list[int]:
         n = len(self.cands)
-        rows = [bytearray((n + 7) // 8) for _ in self._clash]
+        rows = [bytearray((n + 7) // 8) for _ in self._masks]
         for i, c in enumerate(self.cands):
             byte, bit = i >> 3, 1 << (i & 7)
             m = c.sure
@@ -794,9 +824,21 @@ class _Index:
                 m ^= low
         return [int.from_bytes(r, "little") for r in rows]
 
+    def _near_ids(self, j: int) -> int:
+        """Bitmask of the unit-set ids meeting unit set ``j``."""
+        got = self._near.get(j)
+        if got is None:
+            mine = self._masks[j]
+            got = 0
+            for x, other in enumerate(self._masks):
+                if other & mine:
+                    got |= 1 << x
+            self._near[j] = got
+        return got
+
     def clashes(self, other: Candidate) -> int:
-        """Bitset of this type's candidates with a fixed step clashing with one of
-        ``other``'s (any train's candidate).
+        """Bitset of this type's candidates whose ``must`` units meet ``other``'s (a
+        candidate of any train).
 
         Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
         (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
@@ -805,20 +847,22 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_track is None:
-            self._by_track = self._build()
-        using = self._by_track
-        clash = self._clash
+        if self._by_id is None:
+            self._by_id = self._build()
+        using = self._by_id
         near = 0
         m = other.sure
         while m:
             low = m & -m
-            near |= clash[low.bit_length() - 1]
+            near |= self._near_ids(low.bit_length() - 1)
             m ^= low
         bits = 0
+        rows = len(using)
         while near:
             low = near & -near
-            bits |= using[low.bit_length() - 1]
+            x = low.bit_length() - 1
+            if x < rows:
+                bits |= using[x]
             near ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
@@ -1122,7 +1166,7 @@ def _branch_and_bound(
             run_end[i] = run_end[i + 1]
     shared: dict[str, _Index] = {}
     for t, lst in zip(trains, levels, strict=True):
-        shared.setdefault(names[t], _Index(lst, s.board.clash))
+        shared.setdefault(names[t], _Index(lst, s.units.masks))
     index = [shared[names[t]] for t in trains]
     pick: list[Candidate | None] = [None] * k
     real: list[list[tuple[Track, ...]] | None] = [None] * (k + 1)
