@@ -8,8 +8,11 @@ data of the search (:class:`SearchProof`).
 Algorithm
 ---------
 1. **Candidates per train type.**  A depth-first search over the segment
-   graph (:mod:`rhineland.routes.graph`) from every node lists each simple
-   path once (kept in the orientation whose first node id is the smaller).
+   graph (:mod:`rhineland.routes.graph`) from every node lists each *node
+   sequence* once (kept in the orientation whose first node id is the smaller),
+   with the parallel segments still open per step: the track is chosen last (a
+   realisation, :meth:`Candidate.realisations`), so parallel track does not
+   multiply the walk.
    A branch is cut as soon as the path breaks a rule that no extension can
    repair (each cut is a check of :func:`rhineland.routes.engine.check_route`
    or of the title hook that raises on every extension too):
@@ -80,11 +83,12 @@ Algorithm
    (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
-   per track id, the candidates using track that clashes with it, so the
+   per set of units some step surely uses, the candidates using it, so the
    candidates of a train that may still run beside the routes picked so far
-   are one big-integer expression, and the first of them carries the best
-   ``ub`` that train can still add.  The bound at a node is ``current +
-   sum over the trains left of that best ub`` (at least 0 each; for the next
+   (their ``must`` units miss the picks') are one big-integer expression, and
+   the first of them carries the best ``ub`` that train can still add; a pick is
+   kept only when the picks have realisations sharing no unit (:func:`_joint`).
+   The bound at a node is ``current + sum over the trains left of that best ub`` (at least 0 each; for the next
    trains of the same type at most the ``ub`` of this level's pick, since they
    take later candidates).  It only ignores the no-reuse rule *among* the
    remaining trains, and each ``ub`` is admissible, so it never underestimates
@@ -92,7 +96,8 @@ Algorithm
    + ub + rest <= best`` (the candidates are sorted, so no later one can beat
    the incumbent); a candidate is skipped when ``current + value + bound of
    the trains left beside it <= best``; trains of one type take candidates in
-   increasing index order only (symmetry).  The incumbent changes only on a
+   non-decreasing index order only (symmetry; one node sequence may serve two
+   trains on disjoint realisations).  The incumbent changes only on a
    strict improvement of an exactly priced assignment.
 
    **Completeness.**  The first branch and bound runs on the candidates near
@@ -102,7 +107,8 @@ Algorithm
    first walk stopped above that threshold is walked again down to it and the
    branch and bound repeats on the full lists: the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
-   per track id, and a clash memo capped at 64 MB per list (:data:`MEMO_BITS`).
+   per surely used unit set, and a clash memo capped at 64 MB per list
+   (:data:`MEMO_BITS`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
