@@ -88,14 +88,15 @@ Algorithm
    (their ``must`` units miss the picks') are one big-integer expression, and
    the first of them carries the best ``ub`` that train can still add; a pick is
    kept only when the picks have realisations sharing no unit (:func:`_joint`).
-   The bound at a node is ``current + sum over the trains left of that best ub`` (at least 0 each; for the next
-   trains of the same type at most the ``ub`` of this level's pick, since they
-   take later candidates).  It only ignores the no-reuse rule *among* the
-   remaining trains, and each ``ub`` is admissible, so it never underestimates
-   the best completion.  A level stops at the first candidate with ``current
-   + ub + rest <= best`` (the candidates are sorted, so no later one can beat
-   the incumbent); a candidate is skipped when ``current + value + bound of
-   the trains left beside it <= best``; trains of one type take candidates in
+   The bound at a node is ``current + sum over the trains left of that best
+   ub`` (at least 0 each; for the next trains of the same type at most the
+   ``ub`` of this level's pick, since they take the same or later candidates).
+   It only ignores the no-reuse rule *among* the remaining trains, and each
+   ``ub`` is admissible, so it never underestimates the best completion.
+   A level stops at the first candidate with ``current + ub + rest <= best``
+   (the candidates are sorted, so no later one can beat the incumbent);
+   a candidate is skipped when ``current + value + bound of the trains left
+   beside it <= best``; trains of one type take candidates in
    non-decreasing index order only (symmetry; one node sequence may serve two
    trains on disjoint realisations).  The incumbent changes only on a
    strict improvement of an exactly priced assignment.
