@@ -8,8 +8,11 @@ data of the search (:class:`SearchProof`).
 Algorithm
 ---------
 1. **Candidates per train type.**  A depth-first search over the segment
-   graph (:mod:`rhineland.routes.graph`) from every node lists each simple
-   path once (kept in the orientation whose first node id is the smaller).
+   graph (:mod:`rhineland.routes.graph`) from every node lists each *node
+   sequence* once (kept in the orientation whose first node id is the smaller),
+   with the parallel segments still open per step: the track is chosen last (a
+   realisation, :meth:`Candidate.realisations`), so parallel track does not
+   multiply the walk.
    A branch is cut as soon as the path breaks a rule that no extension can
    repair (each cut is a check of :func:`rhineland.routes.engine.check_route`
    or of the title hook that raises on every extension too):
@@ -80,19 +83,22 @@ Algorithm
    (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
-   per track id, the candidates using track that clashes with it, so the
+   per set of units some step surely uses, the candidates using it, so the
    candidates of a train that may still run beside the routes picked so far
-   are one big-integer expression, and the first of them carries the best
-   ``ub`` that train can still add.  The bound at a node is ``current +
-   sum over the trains left of that best ub`` (at least 0 each; for the next
-   trains of the same type at most the ``ub`` of this level's pick, since they
-   take later candidates).  It only ignores the no-reuse rule *among* the
-   remaining trains, and each ``ub`` is admissible, so it never underestimates
-   the best completion.  A level stops at the first candidate with ``current
-   + ub + rest <= best`` (the candidates are sorted, so no later one can beat
-   the incumbent); a candidate is skipped when ``current + value + bound of
-   the trains left beside it <= best``; trains of one type take candidates in
-   increasing index order only (symmetry).  The incumbent changes only on a
+   (their ``must`` units miss the picks') are one big-integer expression, and
+   the first of them carries the best ``ub`` that train can still add; a pick is
+   kept only when the picks have realisations sharing no unit (:func:`_joint`).
+   The bound at a node is ``current + sum over the trains left of that best
+   ub`` (at least 0 each; for the next trains of the same type at most the
+   ``ub`` of this level's pick, since they take the same or later candidates).
+   It only ignores the no-reuse rule *among* the remaining trains, and each
+   ``ub`` is admissible, so it never underestimates the best completion.
+   A level stops at the first candidate with ``current + ub + rest <= best``
+   (the candidates are sorted, so no later one can beat the incumbent);
+   a candidate is skipped when ``current + value + bound of the trains left
+   beside it <= best``; trains of one type take candidates in
+   non-decreasing index order only (symmetry; one node sequence may serve two
+   trains on disjoint realisations).  The incumbent changes only on a
    strict improvement of an exactly priced assignment.
 
    **Completeness.**  The first branch and bound runs on the candidates near
@@ -102,7 +108,8 @@ Algorithm
    first walk stopped above that threshold is walked again down to it and the
    branch and bound repeats on the full lists: the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
-   per track id, and a clash memo capped at 64 MB per list (:data:`MEMO_BITS`).
+   per surely used unit set, and a clash memo capped at 64 MB per list
+   (:data:`MEMO_BITS`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
@@ -130,7 +137,7 @@ Units: revenue in M (Mark).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +148,7 @@ from rhineland.routes.model import Route, RouteContext, RouteResult, RouteSpec
 from rhineland.routes.search_model import (
     BoardModel,
     TitleProfile,
+    Track,
     TrainModel,
     board_model,
     profile_for,
@@ -224,33 +232,126 @@ class RouteSet:
 
 @dataclass(slots=True, eq=False)
 class Candidate:
-    """A candidate route of one train type (internal, exposed for tests).
+    """A candidate route of one train type (internal, exposed for tests): a *node
+    sequence* with the track still open between each two consecutive nodes.
 
-    ``ub``: admissible bound in M; ``nodes``: the path in its canonical direction
-    (first id the smaller); ``segments``: the path as walked (the same direction, but
-    for a path walked from its need end, e.g. the Rheingold-Express's RGE end);
-    ``mask``: track-unit bitmask; ``tracks``: track ids
-    of the segments (:class:`~rhineland.routes.search_model.Tracks`); ``free``: visits that
-    cost no distance (18Rhl ferry); ``pos``: index in the sorted candidate
-    list of its train type; ``exact``: revenue in M
-    once evaluated (``None`` before, ``-1`` if illegal in both directions);
-    ``route``: the better legal direction.
+    ``ub``: admissible bound in M of every route with these visits; ``nodes``: the
+    visits in their canonical direction (first id the smaller); ``hops``: per step of
+    the walk (the same direction, but for a path walked from its need end, e.g. the
+    Rheingold-Express's RGE end) the parallel segments (:data:`Track`) the step may
+    take -- a *realisation* (:meth:`realisations`) takes one per step, no track unit
+    twice; ``must``: the track units every realisation uses (per step, those all its
+    segments share); ``sure``: the same units as a bitmask of :class:`UnitSets` ids
+    (per step one set: its segment's units if it has one, else the units its segments
+    share); ``free``: visits that cost no distance (18Rhl ferry); ``pos``:
+    index in the sorted candidate list of its train type; ``exact``: revenue in M once
+    evaluated (``None`` before, ``-1`` if illegal in both directions or without a
+    realisation); ``route``: the better legal direction of the first realisation;
+    ``flip``: whether that direction is the reverse of ``hops``' order.  The rules'
+    checks and payout read the visits and the train only (never the track), so every
+    realisation of a node sequence earns the same (see ``docs/best-routes.md``).
     """
 
     ub: int
     nodes: tuple[int, ...]
-    segments: tuple[Segment, ...]
-    mask: int
-    tracks: tuple[int, ...] = ()
+    hops: tuple[tuple[Track, ...], ...]
+    must: int
+    sure: int = 0
     free: int = 0
     pos: int = -1
     exact: int | None = None
     route: Route | None = None
+    flip: bool = False
 
     @property
-    def key(self) -> tuple[tuple[int, ...], tuple[tuple[str, ...], ...]]:
-        """Deterministic tie-break key: node ids, then the hexes of each segment."""
-        return self.nodes, tuple([s.hexes for s in self.segments])
+    def key(self) -> tuple[tuple[int, ...], tuple[tuple[tuple[str, ...], ...], ...]]:
+        """Deterministic tie-break key: node ids, then the hexes of each step's segments."""
+        return self.nodes, tuple([tuple([a[1].hexes for a in alts]) for alts in self.hops])
+
+    def realisations(self, avoid: int = 0) -> Iterator[tuple[int, tuple[Track, ...]]]:
+        """Every choice of one segment per step using no track unit twice nor any unit of
+        ``avoid``: ``(units bitmask, the chosen tracks in walk order)``."""
+        hops = self.hops
+        n = len(hops)
+        chosen: list[Track] = []
+
+        def walk(i: int, used: int) -> Iterator[tuple[int, tuple[Track, ...]]]:
+            if i == n:
+                yield used & ~avoid, tuple(chosen)
+                return
+            for alt in hops[i]:
+                if not alt[0] & used:
+                    chosen.append(alt)
+                    yield from walk(i + 1, used | alt[0])
+                    chosen.pop()
+
+        yield from walk(0, avoid)
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        """The segments of the first realisation (walk order); ``()`` when there is none."""
+        first = next(self.realisations(), None)
+        return tuple(t[1] for t in first[1]) if first is not None else ()
+
+
+def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
+    """One realisation per candidate, no track unit used twice among them all (a run of
+    the candidates' trains beside each other), or ``None`` when there is none.  A
+    necessary condition first: the ``must`` units of the candidates are disjoint."""
+    used = 0
+    for c in cands:
+        if c.must & used:
+            return None
+        used |= c.must
+    items = [(len(alts), ci, hi) for ci, c in enumerate(cands) for hi, alts in enumerate(c.hops)]
+    items.sort()  # fixed steps first, then the steps with fewest choices
+    pick: list[Track | None] = [None] * len(items)
+    n = len(items)
+
+    def walk(i: int, used: int) -> bool:
+        if i == n:
+            return True
+        _n, ci, hi = items[i]
+        for alt in cands[ci].hops[hi]:
+            if not alt[0] & used:
+                pick[i] = alt
+                if walk(i + 1, used | alt[0]):
+                    return True
+        return False
+
+    if not walk(0, 0):
+        return None
+    out: list[list[Track | None]] = [[None] * len(c.hops) for c in cands]
+    for (_n, ci, hi), alt in zip(items, pick, strict=True):
+        out[ci][hi] = alt
+    return [tuple(a for a in row if a is not None) for row in out]
+
+
+def _split(c: Candidate, ids: UnitSets) -> list[Candidate]:
+    """One candidate per realisation of ``c`` (each step fixed to one segment)."""
+    return [
+        Candidate(c.ub, c.nodes, tuple((t,) for t in tracks), mask,
+                  sum(1 << j for j in {ids.id(t[0]) for t in tracks}), c.free)
+        for mask, tracks in c.realisations()
+    ]
+
+
+class UnitSets:
+    """Ids for the sets of track units the steps of candidates surely use (one per
+    distinct set), shared by every walk of one search, so that whether two candidates'
+    ``must`` units meet is a question about a few ids (:class:`_Index`)."""
+
+    def __init__(self) -> None:
+        self.masks: list[int] = []
+        self.ids: dict[int, int] = {}
+
+    def id(self, mask: int) -> int:
+        """The id of the unit set ``mask`` (a new id the first time)."""
+        got = self.ids.get(mask)
+        if got is None:
+            got = self.ids[mask] = len(self.masks)
+            self.masks.append(mask)
+        return got
 
 
 def _sort_candidates(cands: list[Candidate]) -> None:
@@ -280,6 +381,7 @@ class _Search:
         self.nodes_explored = 0
         self.evaluations = 0
         self._models: dict[str, TrainModel] = {}
+        self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
 
     # -- candidates ------------------------------------------------------------
@@ -303,7 +405,8 @@ class _Search:
             got = enumerate_candidates(
                 self.board, tm, self, threshold=threshold if bounded else None, budget=budget
             )
-            if not bounded:
+            if not bounded:  # each realisation priced on its own
+                got = [r for c in got for r in _split(c, self.units)]
                 for c in got:
                     self.evaluate(tm, c)
                     c.ub = c.exact if c.exact is not None and c.exact >= 0 else -1
@@ -338,7 +441,7 @@ class _Search:
         return top[0], theta
 
     def _install(self, tm: TrainModel, got: list[Candidate]) -> None:
-        got.sort(key=lambda c: (-c.ub, c.key))
+        _sort_candidates(got)
         for i, c in enumerate(got):
             c.pos = i
         self._cands[tm.name] = got
@@ -351,7 +454,8 @@ class _Search:
         return self.candidates(train, threshold, budget)
 
     def evaluate(self, tm: TrainModel, cand: Candidate) -> int:
-        """Exact revenue (M) of ``cand`` by the rules' hooks; -1 if illegal both ways."""
+        """Exact revenue (M) of ``cand`` by the rules' hooks on its first realisation; -1 if
+        illegal both ways or without a realisation."""
         if cand.exact is not None:
             return cand.exact
         self.evaluations += 1
@@ -360,9 +464,12 @@ class _Search:
         nodes = graph.nodes
         best = -1
         fwd = cand.segments
+        if not fwd:
+            cand.exact = -1
+            return -1
         both = cand.free > 0 or not self.profile.bounded
         dirs = (fwd, tuple(s.reversed() for s in reversed(fwd))) if both else (fwd,)
-        for segs in dirs:
+        for flip, segs in enumerate(dirs):
             visits = (nodes[segs[0].a], *(nodes[s.b] for s in segs))
             route = Route(tm.train, spec, segs, visits)
             try:
@@ -371,7 +478,7 @@ class _Search:
                 continue
             rev = rules.evaluate(ctx, route, view.tokened, costs).revenue
             if cand.route is None or rev > best:
-                best, cand.route = rev, route
+                best, cand.route, cand.flip = rev, route, bool(flip)
         cand.exact = best if cand.route is not None else -1
         return cand.exact
 
@@ -408,6 +515,7 @@ def enumerate_candidates(
     forbid: int = 0,
     improve: Callable[[Candidate], int] | None = None,
     budget: Budget | None = None,
+    units: UnitSets | None = None,
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -420,7 +528,7 @@ def enumerate_candidates(
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
     """
-    adj = bm.adj
+    adj = bm.hops
     terminal = bm.terminal
     blocked = bm.blocked
     tokened = bm.tokened
@@ -439,8 +547,7 @@ def enumerate_candidates(
     counts = [0] * len(limits)
     kind_counts: dict[str, int] = {}
     path: list[int] = []
-    segs: list[Segment] = []
-    tids: list[int] = []
+    steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
     limited = any(lim < _UNLIMITED for lim in limits)
@@ -452,7 +559,18 @@ def enumerate_candidates(
     theta = threshold if threshold is not None else -(1 << 60)
     chunk = 0
 
-    def dfs(node: int, vmask: int, umask: int, gmask: int, free: int, counted: bool) -> None:
+    all_pay = tm.all_pay
+    if units is None:
+        units = counter.units if counter is not None else UnitSets()
+    unit_ids = units.ids
+    new_id = units.id
+    bonus = tm.profile.bonus_bound
+    vals = tm.value
+
+    def dfs(node: int, vmask: int, umask: int, smask: int, gmask: int, free: int,
+            counted: bool, acc: int) -> None:
+        """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
+        ``acc``: the positive stop values on the path."""
         nonlocal explored, theta, chunk
         explored += 1
         if budget is not None:
@@ -461,7 +579,7 @@ def enumerate_candidates(
                 budget.spend(chunk)
                 chunk = 0
         start = path[0]
-        if cb is not None and cb(path, vmask, counts, free) <= theta:
+        if cb is not None and cb(path, vmask, counts, free, acc, theta) <= theta:
             return
         if (
             node > start
@@ -473,14 +591,11 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = bound(path, free)
+            ub = acc + bonus(tm, path) if all_pay else bound(path, free)
             if ub > theta:
-                if node > start:
-                    c = Candidate(ub, tuple(path), tuple(segs), umask & ~forbid, tuple(tids),
-                                  free)
-                else:  # found from its need end: nodes in the canonical direction
-                    c = Candidate(ub, tuple(reversed(path)), tuple(segs), umask & ~forbid,
-                                  tuple(tids), free)
+                nodes = tuple(path) if node > start else tuple(reversed(path))
+                # (reversed: found from its need end; nodes in the canonical direction)
+                c = Candidate(ub, nodes, tuple(steps), umask & ~forbid, smask, free)
                 if improve is None:
                     out.append(c)
                 else:
@@ -488,9 +603,29 @@ def enumerate_candidates(
         if len(path) > 1 and (terminal[node] or (blocked >> node) & 1):
             return
         here = metro[node]
-        for b, m, seg, tid in adj[node]:
-            if (vmask >> b) & 1 or m & umask or not visit[b] or groups[b] & gmask:
+        for b, alts in adj[node]:
+            if (vmask >> b) & 1 or not visit[b] or groups[b] & gmask:
                 continue
+            # the parallel segments to b still open; every realisation uses their common units
+            live: tuple[Track, ...]
+            sm = smask
+            if len(alts) == 1:
+                m = alts[0][0]
+                if m & umask:
+                    continue
+                live = alts
+                j = unit_ids.get(m)
+                sm |= 1 << (new_id(m) if j is None else j)
+            else:
+                live = tuple([a for a in alts if not a[0] & umask])
+                if not live:
+                    continue
+                m = live[0][0]
+                for a in live:
+                    m &= a[0]
+                if m:
+                    j = unit_ids.get(m)
+                    sm |= 1 << (new_id(m) if j is None else j)
             cost = 1
             # a dropped pair of two kinds (18Rhl's 949: town and city) counts either kind
             # by its direction: for the subtree count neither (the evaluation decides)
@@ -522,13 +657,12 @@ def enumerate_candidates(
                     counts[r] += 1
             if ok:
                 path.append(b)
-                segs.append(seg)
-                tids.append(tid)
-                dfs(b, vmask | (1 << b), umask | m, gmask | groups[b], free + (cost == 0),
-                    cost > 0)
+                steps.append(live)
+                vb = vals[b]
+                dfs(b, vmask | (1 << b), umask | m, sm, gmask | groups[b], free + (cost == 0),
+                    cost > 0, acc + vb if vb > 0 else acc)
                 path.pop()
-                segs.pop()
-                tids.pop()
+                steps.pop()
                 if cost:
                     if general:
                         kind_counts[kinds[b]] -= 1
@@ -561,9 +695,8 @@ def enumerate_candidates(
                 counts = [0] * len(limits)
                 counts[r0] = 1
             path[:] = [s]
-            segs.clear()
-            tids.clear()
-            dfs(s, 1 << s, forbid, groups[s], 0, True)
+            steps.clear()
+            dfs(s, 1 << s, forbid, 0, groups[s], 0, True, max(vals[s], 0))
     finally:
         if counter is not None:
             counter.nodes_explored += explored
@@ -574,20 +707,23 @@ def enumerate_candidates(
 
 def _completion_bound(
     tm: TrainModel, bm: BoardModel | None = None
-) -> Callable[[list[int], int, list[int], int], int]:
+) -> Callable[[list[int], int, list[int], int, int, int], int]:
     """An admissible bound on every route that extends a partial path at its end.
 
-    ``f(path, vmask, counts, free)``: ``path`` the nodes so far, ``vmask`` their
-    bitmask, ``counts[r]`` the visits distance rule ``r`` counted so far, ``free``
-    the visits dropped so far (18Rhl ferry).  Per rule ``r``, any extension adds at
-    most ``limits[r] - counts[r]`` counted visits of the kinds ``r`` names plus at
-    most ``fmax - free`` dropped ones (``fmax``: the hexes that can drop a visit, one
-    dropped visit each -- a green metropolis is entered twice only by its ferry and
-    the gray 949 joins one town and one city); the best such visits are at most the
-    best values among the nodes not on the path.  The route's base bound
-    (:meth:`TrainModel.base_bound`) over the whole route is then at most the best
-    ``pay + free`` values among the path's values and those, per rule; the title's
-    bonuses at most :meth:`TitleProfile.bonus_cap`.  See ``docs/best-routes.md``.
+    ``f(path, vmask, counts, free, acc, theta)``: ``path`` the nodes so far, ``vmask``
+    their bitmask, ``counts[r]`` the visits distance rule ``r`` counted so far, ``free``
+    the visits dropped so far (18Rhl ferry), ``acc`` the sum of the positive values on
+    the path; ``theta`` the walk's threshold: a result above it may stop early (it is
+    then only known to exceed ``theta``), one at most ``theta`` is the bound.  Per
+    rule ``r``, any extension adds at most ``limits[r] - counts[r]`` counted visits
+    of the kinds ``r`` names plus at most ``fmax - free`` dropped ones (``fmax``: the
+    hexes that can drop a visit, one dropped visit each -- a green metropolis is
+    entered twice only by its ferry and the gray 949 joins one town and one city); the
+    best such visits are at most the best values among the nodes not on the path.
+    The route's base bound (:meth:`TrainModel.base_bound`) over the whole route is
+    then at most the best ``pay + free`` values among the path's values and those, per
+    rule; the title's bonuses at most :meth:`TitleProfile.bonus_cap`.  See
+    ``docs/best-routes.md``.
     """
     vals = tm.value
     kinds = tm.profile.kinds
@@ -609,12 +745,9 @@ def _completion_bound(
         counted = [r for r in range(nrules) if limits[r] < _UNLIMITED]
         top_left = len(walk) - 1 if walk is not None else 0
 
-        def f(path: list[int], vmask: int, counts: list[int], free: int) -> int:
-            total = cap
-            for i in path:
-                v = vals[i]
-                if v > 0:
-                    total += v
+        def f(path: list[int], vmask: int, counts: list[int], free: int, acc: int,
+              theta: int) -> int:
+            total = cap + acc
             extra = fmax - free
             by_walk = -1
             if walk is not None:
@@ -622,11 +755,14 @@ def _completion_bound(
                 for r in counted:
                     left += limits[r] - counts[r]
                 by_walk = walk[min(left, top_left)][path[-1]]
+                if total + by_walk <= theta:
+                    return total + by_walk
+            need = theta - total  # past it the branch stays, whatever the rest adds
             glob = 0
             for r in range(nrules):
                 k = limits[r] - counts[r] + extra
                 for v, bit in per_rule[r]:
-                    if k <= 0 or 0 <= by_walk < glob:
+                    if k <= 0 or 0 <= by_walk < glob or glob > need:
                         break
                     if not vmask & bit:
                         glob += v
@@ -635,7 +771,8 @@ def _completion_bound(
 
         return f
 
-    def g(path: list[int], vmask: int, counts: list[int], free: int) -> int:
+    def g(path: list[int], vmask: int, counts: list[int], free: int, acc: int,
+          theta: int) -> int:
         total = cap
         extra = fmax - free
         for r in range(nrules):
@@ -662,43 +799,53 @@ MEMO_BITS = 8 * 64 * 2**20
 class _Index:
     """One train type's candidates (sorted by decreasing ``ub``) as bitsets over their indices.
 
-    ``alive``: candidates not known to be illegal.  :meth:`clashes` of a route
-    of any train is the set of candidates that share track with it, so the
-    candidates that may run beside some picked routes are ``alive`` minus the
-    union of their clashes, and the first of them (lowest index) has the best
-    ``ub`` -- :meth:`best_ub` is exactly the bound "best ub of this train
-    beside the picks", computed with a few big-integer operations.
+    ``alive``: candidates not known to be illegal.  :meth:`clashes` of a picked
+    candidate of any train is the set of candidates that cannot run beside it because
+    their ``must`` units meet its ``must`` units (every realisation of the one shares
+    a unit with every realisation of the other), asked through the unit-set ids of
+    ``sure``.  So the candidates that may run beside some picked routes are within
+    ``alive`` minus the union of their clashes, and the first of them (lowest index)
+    has the best ``ub`` -- :meth:`best_ub` is an upper bound of "best ub of this
+    train beside the picks", computed with a few big-integer operations.  Whether
+    picked candidates really run beside each other is decided by :func:`_joint`.
     """
 
-    def __init__(self, cands: list[Candidate], clash: tuple[int, ...]) -> None:
+    def __init__(self, cands: list[Candidate], masks: list[int]) -> None:
         self.cands = cands
         self.alive = (1 << len(cands)) - 1
-        self._clash = clash
-        self._by_track: list[int] | None = None
+        self._masks = masks
+        self._by_id: list[int] | None = None
+        self._near: dict[int, int] = {}
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
 
     def _build(self) -> list[int]:
         n = len(self.cands)
-        rows = [bytearray((n + 7) // 8) for _ in self._clash]
+        rows = [bytearray((n + 7) // 8) for _ in self._masks]
         for i, c in enumerate(self.cands):
             byte, bit = i >> 3, 1 << (i & 7)
-            for t in c.tracks:
-                rows[t][byte] |= bit
-        using = [int.from_bytes(r, "little") for r in rows]
-        out: list[int] = []
-        for mine in self._clash:
-            acc = 0
-            m = mine
+            m = c.sure
             while m:
                 low = m & -m
-                acc |= using[low.bit_length() - 1]
+                rows[low.bit_length() - 1][byte] |= bit
                 m ^= low
-            out.append(acc)
-        return out
+        return [int.from_bytes(r, "little") for r in rows]
+
+    def _near_ids(self, j: int) -> int:
+        """Bitmask of the unit-set ids meeting unit set ``j``."""
+        got = self._near.get(j)
+        if got is None:
+            mine = self._masks[j]
+            got = 0
+            for x, other in enumerate(self._masks):
+                if other & mine:
+                    got |= 1 << x
+            self._near[j] = got
+        return got
 
     def clashes(self, other: Candidate) -> int:
-        """Bitset of this type's candidates sharing track with ``other`` (any train's route).
+        """Bitset of this type's candidates whose ``must`` units meet ``other``'s (a
+        candidate of any train).
 
         Memoised per candidate, but the memo holds at most :data:`MEMO_BITS` bits in all
         (one candidate-sized bitset per entry; the oldest entry goes first): memory stays
@@ -707,12 +854,23 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_track is None:
-            self._by_track = self._build()
-        by = self._by_track
+        if self._by_id is None:
+            self._by_id = self._build()
+        using = self._by_id
+        near = 0
+        m = other.sure
+        while m:
+            low = m & -m
+            near |= self._near_ids(low.bit_length() - 1)
+            m ^= low
         bits = 0
-        for t in other.tracks:
-            bits |= by[t]
+        rows = len(using)
+        while near:
+            low = near & -near
+            x = low.bit_length() - 1
+            if x < rows:
+                bits |= using[x]
+            near ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
         self._memo[key] = (other, bits)
@@ -805,7 +963,7 @@ def _crude_bound(tm: TrainModel) -> int:
         return sum(v for i, v in enumerate(tm.value) if v > 0 and tm.visit[i]) + (
             tm.profile.bonus_cap(tm)
         )
-    return _completion_bound(tm)([], 0, [0] * len(tm.limits), 0)
+    return _completion_bound(tm)([], 0, [0] * len(tm.limits), 0, 0, 1 << 60)
 
 
 def search_routes(ctx: RouteContext, budget_nodes: int | None = None) -> RouteSet:
@@ -887,14 +1045,15 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
     root = sum(tops)
     models = [s.model(t) for t in trains]
     best_pick: list[Candidate | None] = [None] * k
+    best_real: list[tuple[Track, ...] | None] = [None] * k
     pruned = 0
     if not complete:
-        _greedy(s, trains, models, [lists[names[t]] for t in trains], best_pick)
+        _greedy(s, trains, models, [lists[names[t]] for t in trains], best_pick, best_real)
     else:
         try:
             # 2. the best run among the candidates near each train's best
-            pruned = _branch_and_bound(s, trains, names, models, root, budget, best_pick,
-                                       [lists[names[t]] for t in trains])
+            pruned = _branch_and_bound(s, trains, names, models, budget, best_pick,
+                                       best_real, [lists[names[t]] for t in trains])
             # 3. a route of train j in a run beating this one earns more than
             # best - (what the other trains can earn at most): walk again where needed
             best = _total(best_pick)
@@ -908,24 +1067,27 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
                     again = True
             if again:
                 pruned = max(pruned, _branch_and_bound(
-                    s, trains, names, models, root, budget, best_pick,
+                    s, trains, names, models, budget, best_pick, best_real,
                     [lists[names[t]] for t in trains]))
         except OutOfBudget:
             complete = False
     best = _total(best_pick)
 
-    chosen = [(t, c) for t, c in zip(trains, best_pick, strict=True) if c is not None]
+    chosen = [(t, c, real) for t, c, real in zip(trains, best_pick, best_real, strict=True)
+              if c is not None and real is not None]
     order = {t: i for i, t in enumerate(ctx.trains)}
     chosen.sort(key=lambda tc: order[tc[0]])
     specs: list[RouteSpec] = []
-    for t, c in chosen:
-        assert c.route is not None
-        r = c.route
+    for t, c, real in chosen:
+        # the realisation the run found, in the direction the evaluation preferred
+        segs = tuple(a[1] for a in real)
+        if c.flip:
+            segs = tuple(seg.reversed() for seg in reversed(segs))
         specs.append(
             RouteSpec(
                 train=t,
-                connections=tuple(seg.hexes for seg in r.segments),
-                nodes=tuple(v.name for v in r.visits),
+                connections=tuple(seg.hexes for seg in segs),
+                nodes=(s.graph.nodes[segs[0].a].name, *(s.graph.nodes[x.b].name for x in segs)),
             )
         )
     results = run_revenue(ctx, specs) if specs else []
@@ -965,20 +1127,27 @@ def _greedy(
     models: list[TrainModel],
     levels: list[list[Candidate]],
     best_pick: list[Candidate | None],
+    best_real: list[tuple[Track, ...] | None],
     tries: int = 64,
 ) -> None:
     """Anytime fallback once the budget is spent: each train in turn takes the first of its
     candidates (best ``ub`` first, at most ``tries`` priced) that is legal, earns more
     than 0 M and runs beside the routes taken."""
-    used = 0
+    taken: list[Candidate] = []
+    where: list[int] = []
     for j, lst in enumerate(levels):
         for c in lst[:tries]:
-            if c.mask & used:
+            if s.evaluate(models[j], c) <= 0:
                 continue
-            if s.evaluate(models[j], c) > 0:
-                best_pick[j] = c
-                used |= c.mask
-                break
+            real = _joint([*taken, c])
+            if real is None:
+                continue
+            taken.append(c)
+            where.append(j)
+            best_pick[j] = c
+            for jj, r in zip(where, real, strict=True):
+                best_real[jj] = r
+            break
 
 
 def _branch_and_bound(
@@ -986,14 +1155,15 @@ def _branch_and_bound(
     trains: list[str],
     names: dict[str, str],
     models: list[TrainModel],
-    root: int,
     budget: Budget,
     best_pick: list[Candidate | None],
+    best_real: list[tuple[Track, ...] | None],
     levels: list[list[Candidate]],
 ) -> int:
-    """Step 4 of the module docstring over the candidate lists ``levels`` (one per train,
-    in ``trains`` order), starting from the incumbent ``best_pick`` (updated in place on
-    a strict improvement).  Returns the largest bound of a pruned subtree."""
+    """Step 3 of the module docstring over the candidate lists ``levels`` (one per train,
+    in ``trains`` order), starting from the incumbent ``best_pick`` with its realisations
+    ``best_real`` (both updated in place on a strict improvement).  Returns the largest
+    bound of a pruned subtree."""
     k = len(trains)
     best = _total(best_pick)
     same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
@@ -1003,15 +1173,19 @@ def _branch_and_bound(
             run_end[i] = run_end[i + 1]
     shared: dict[str, _Index] = {}
     for t, lst in zip(trains, levels, strict=True):
-        shared.setdefault(names[t], _Index(lst, s.board.clash))
+        shared.setdefault(names[t], _Index(lst, s.units.masks))
     index = [shared[names[t]] for t in trains]
     pick: list[Candidate | None] = [None] * k
+    real: list[list[tuple[Track, ...]] | None] = [None] * (k + 1)
+    real[0] = []
     pruned = 0
     explored = 0
 
     def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
         """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
-        candidates of train ``level + j`` that share track with the routes picked so far."""
+        candidates of train ``level + j`` that cannot run beside the routes picked so far
+        (a subset: see :class:`_Index`); ``real[level]``: realisations of the picks that
+        run beside each other."""
         nonlocal best, pruned, explored
         explored += 1
         if explored >= 256:
@@ -1031,12 +1205,21 @@ def _branch_and_bound(
                 if total > best:
                     best = total
                     best_pick[:] = pick
+                    got = real[k]
+                    assert got is not None
+                    at = 0
+                    for j, c in enumerate(pick):
+                        best_real[j] = None
+                        if c is not None:
+                            best_real[j] = got[at]
+                            at += 1
             return
         here = index[level]
         lst = levels[level]
         later = clash[1:]
-        # the next levels of this train type take later candidates (symmetry): their ub
-        # is at most this level's pick's
+        taken = [c for c in pick[:level] if c is not None]
+        # the next levels of this train type take this or later candidates (symmetry):
+        # their ub is at most this level's pick's
         same = run_end[level] - level
         before = (1 << start) - 1 if same_as_prev[level] and start else 0
         rests = [index[level + 1 + j].best_ub(cf | before if j < same else cf)
@@ -1062,7 +1245,7 @@ def _branch_and_bound(
             nxt = later
             lim = 0
             if later:
-                upto = (low << 1) - 1
+                upto = low - 1
                 nx: list[int] = []
                 for j, cf in enumerate(later):
                     ix = index[level + 1 + j]
@@ -1074,12 +1257,19 @@ def _branch_and_bound(
             if b <= best:
                 pruned = max(pruned, b)
                 continue
+            got = _joint([*taken, c])
+            if got is None:  # no track for it beside the picks
+                if not taken:
+                    here.alive &= ~low
+                continue
             pick[level] = c
-            branch(level + 1, nxt, cur + val, i + 1)
+            real[level + 1] = got
+            branch(level + 1, nxt, cur + val, i)
             pick[level] = None
         if cur + rest_now <= best:
             pruned = max(pruned, cur + rest_now)
             return
+        real[level + 1] = real[level]
         branch(level + 1, later, cur, len(lst))
 
     try:

@@ -42,6 +42,13 @@ Adjacent = tuple[int, int, Segment, int]
 The *track id* names the segment regardless of direction (a segment and its
 reverse share it)."""
 
+Track = tuple[int, Segment, int]
+"""One stretch of track between two nodes: ``(unit bitmask, segment, track id)``."""
+
+Hop = tuple[int, tuple[Track, ...]]
+"""``(neighbour node id, the parallel segments leading there)``: every segment from a node
+to one neighbour, in walk order (the walk of node sequences chooses among them last)."""
+
 
 def unit_mask(units: frozenset[int]) -> int:
     """Track units as one int bitmask (bit ``u`` set for unit ``u``)."""
@@ -58,11 +65,13 @@ class Tracks:
     ``adj[i]``: the segments leaving node ``i`` as :data:`Adjacent`;
     ``clash[t]``: bitmask of the track ids sharing a unit with track ``t``
     (``t`` itself included): two routes may run together iff no track of one
-    clashes with a track of the other.
+    clashes with a track of the other; ``hops[i]``: the segments of ``adj[i]``
+    grouped by neighbour (:data:`Hop`).
     """
 
     adj: tuple[tuple[Adjacent, ...], ...]
     clash: tuple[int, ...]
+    hops: tuple[tuple[Hop, ...], ...]
 
 
 _TRACKS: dict[int, tuple[TrackGraph, Tracks]] = {}
@@ -89,9 +98,16 @@ def tracks(graph: TrackGraph) -> Tracks:
     clash = tuple(
         sum(1 << j for j, other in enumerate(masks) if other & mine) for mine in masks
     )
+    hops: list[tuple[Hop, ...]] = []
+    for row_ in adj:
+        by: dict[int, list[Track]] = {}
+        for b, m, seg, t in row_:
+            by.setdefault(b, []).append((m, seg, t))
+        hops.append(tuple((b, tuple(alts)) for b, alts in by.items()))
     if len(_TRACKS) > 16:
         _TRACKS.clear()
-    _TRACKS[id(graph)] = (graph, Tracks(tuple(adj), clash))  # keeps the graph (and its id)
+    # keeps the graph (and its id)
+    _TRACKS[id(graph)] = (graph, Tracks(tuple(adj), clash, tuple(hops)))
     return _TRACKS[id(graph)][1]
 
 
@@ -99,7 +115,7 @@ def tracks(graph: TrackGraph) -> Tracks:
 class BoardModel:
     """The board as one entity's search sees it.
 
-    ``adj``/``clash``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
+    ``adj``/``clash``/``hops``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
     ids; ``terminal[i]``: node ``i`` may only end a route.
     """
 
@@ -107,6 +123,7 @@ class BoardModel:
     view: EntityView
     adj: tuple[tuple[Adjacent, ...], ...]
     clash: tuple[int, ...]
+    hops: tuple[tuple[Hop, ...], ...]
     tokened: int
     blocked: int
     terminal: tuple[bool, ...]
@@ -284,6 +301,7 @@ def board_model(graph: TrackGraph, view: EntityView, profile: TitleProfile) -> B
         view=view,
         adj=tr.adj,
         clash=tr.clash,
+        hops=tr.hops,
         tokened=tok,
         blocked=blk,
         terminal=tuple(n.terminal for n in graph.nodes),
