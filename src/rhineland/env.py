@@ -90,12 +90,21 @@ class RhinelandEnv(AECEnv):  # type: ignore[misc]
 
     # -- the game ------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game (``seed``: the game's seed; default the constructor's, else 0)."""
+        """A new game (``seed``: the game's seed; default the constructor's, else 0), or
+        a copy of ``options["game"]`` (e.g. a replayed position of a real game; it must
+        have this title and player count, else ``ValueError``)."""
         if seed is not None:
             self._seed = seed
-        names = [f"P{i + 1}" for i in range(self.num_players)]
-        self.game = new_game(self.title, names, seed=self._seed or 0,
-                             optional_rules=self.optional_rules)
+        start = (options or {}).get("game")
+        if start is not None:
+            if (start.title.data.title, len(start.players)) != (self.title, self.num_players):
+                raise ValueError(f"the game is not {self.title} with {self.num_players} "
+                                 "players")
+            self.game = start.copy()
+        else:
+            names = [f"P{i + 1}" for i in range(self.num_players)]
+            self.game = new_game(self.title, names, seed=self._seed or 0,
+                                 optional_rules=self.optional_rules)
         self.game.keep_history = False
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -85,7 +85,7 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
-from rhineland.engine.legal import AmountRange, RouteChoice
+from rhineland.engine.legal import AmountRange, RouteChoice, choice_key
 from rhineland.engine.titledata import TitleData, optional_rules_of
 from rhineland.errors import ExportError, GameError
 from rhineland.titles import get_title
@@ -351,14 +351,18 @@ class ActionCodec:
         return LegalCodes(game, codes, mask, by_code)
 
     def encode(self, game: Game, action: Action) -> int:
-        """The code of the legal ``action`` at ``game``'s position.  Raises
-        :class:`CodecError` when ``action`` is not one of the listed legal actions."""
+        """The code of ``action`` at ``game``'s position: the listed legal action that
+        decides the same (:func:`~rhineland.engine.legal.choice_key`: type, entity and
+        parameters; a recorded action's id and time do not matter; a run with any legal
+        routes is the run code).  Raises :class:`CodecError` when ``action`` is not one
+        of the listed legal actions (an amount off the grid included)."""
         legal = self.legal(game)
+        key = choice_key(game, action)
         for code, a in legal.by_code.items():
             if isinstance(a, RouteChoice):
-                if a.contains(action, game) and legal.action(code) == action:
+                if a.contains(action, game):
                     return code
-            elif a == action:
+            elif choice_key(game, a) == key:
                 return code
         raise CodecError(f"{action.type} is not a legal action with a code here")
 
