@@ -47,3 +47,21 @@ def test_game_shape_and_clone_independence() -> None:
     cash = [first[players.offset + 4 * i] for i in range(4)]
     assert cash == pytest.approx([0.45] * 4)
     assert not state.is_terminal() and state.returns() == [0.0] * 4
+
+
+def test_1893_random_game_ends_with_returns_from_the_scores() -> None:
+    """A seeded random 1893 game through the pyspiel state API ends (not cut at the length
+    bound); the returns are +1 for the top score and -1 for the other seat or seats."""
+    import random
+
+    game = pyspiel.load_game("python_rhineland_1893", {"players": 2, "seed": 11})
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert state.game.is_terminal and state.current_player() == pyspiel.PlayerId.TERMINAL
+    scores = state.game.result()
+    top = max(scores.values())
+    assert state.returns() == [1.0 if scores[p.id] == top else -1.0
+                               for p in state.game.players]
+    assert len(state.history()) > 100
