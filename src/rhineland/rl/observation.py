@@ -46,7 +46,7 @@ segment            shape         contents
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -64,16 +64,19 @@ COLORS = ("white", "yellow", "green", "brown", "gray")
 
 @dataclass(frozen=True)
 class Segment:
-    """One named part of the flat vector: ``shape`` and first index ``offset``."""
+    """One named part of the flat vector: ``shape``, first index ``offset`` and ``size``
+    (number of floats)."""
 
     name: str
     shape: tuple[int, ...]
     offset: int
+    size: int = field(init=False)
 
-    @property
-    def size(self) -> int:
-        """Number of floats in the segment."""
-        return int(np.prod(self.shape))
+    def __post_init__(self) -> None:
+        size = 1
+        for d in self.shape:
+            size *= d
+        object.__setattr__(self, "size", size)
 
 
 class ObservationEncoder:
@@ -133,12 +136,15 @@ class ObservationEncoder:
             self.layout.append(seg)
             offset += seg.size
         self.size = offset
-        self._segments = {s.name: s for s in self.layout}
+        self._names = [s.name for s in self.layout]
 
     # -- views ---------------------------------------------------------------------------
     def as_dict(self, flat: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """The dict view of a flat vector: each segment's name -> a reshaped view (no copy)."""
         return {s.name: flat[s.offset:s.offset + s.size].reshape(s.shape) for s in self.layout}
+
+    def _views(self, flat: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
+        return [flat[s.offset:s.offset + s.size].reshape(s.shape) for s in self.layout]
 
     def encode_dict(self, game: Game, seat: int) -> dict[str, npt.NDArray[np.float32]]:
         """:meth:`encode` as its dict view."""
@@ -151,7 +157,7 @@ class ObservationEncoder:
         if not 0 <= seat < n:
             raise IndexError(f"seat {seat} out of range 0..{n - 1}")
         flat = np.zeros(self.size, dtype=np.float32)
-        v = self.as_dict(flat)
+        v = dict(zip(self._names, self._views(flat), strict=True))
         st = game.state
         ids = [p.id for p in st.players]
         rel = {pid: (i - seat) % n for i, pid in enumerate(ids)}
@@ -184,17 +190,28 @@ class ObservationEncoder:
             corp = game.corporations.get(sym)
             if corp is None:
                 continue
-            for pid, r in rel.items():
-                shares[r, ci] = corp.percent_of(pid) / 100
+            ipo = market = 0
+            pres: object = None
+            receivership = False
+            for cert in corp.certificates:
+                owner = cert.owner
+                if owner == IPO:
+                    ipo += cert.percent
+                elif owner == MARKET:
+                    market += cert.percent
+                    receivership = receivership or cert.president
+                elif owner in rel:
+                    shares[rel[owner], ci] += cert.percent / 100  # type: ignore[index]
+                if cert.president:
+                    pres = owner
             sp, par = corp.share_price, corp.par_price
             v["corporations"][ci] = (
-                float(corp.ipoed), float(corp.floated), float(corp.closed),
-                float(corp.receivership), float(cur_sym == sym), corp.cash / 1000,
+                float(par is not None), float(corp.floated), float(corp.closed),
+                float(receivership), float(cur_sym == sym), corp.cash / 1000,
                 sp.price / 100 if sp else 0.0, par.price / 100 if par else 0.0,
-                corp.percent_of(IPO) / 100, corp.percent_of(MARKET) / 100,
-                corp.tokens_left, len(corp.trains), float(corp.operated))
-            pres = corp.president
-            if pres is not None and pres in rel:
+                ipo / 100, market / 100, corp.tokens_left, len(corp.trains),
+                float(corp.operated))
+            if isinstance(pres, int) and pres in rel:
                 v["president"][ci, rel[pres]] = 1
             for t in corp.trains:
                 v["corp_trains"][ci, self._train_index[t.name]] += 1
@@ -212,11 +229,11 @@ class ObservationEncoder:
             priv = game.privates.get(sym)
             if priv is None:
                 continue
-            owner = priv.owner
-            if isinstance(owner, int) and owner in rel:
-                v["privates"][qi, rel[owner]] = 1
-            elif isinstance(owner, str) and (owner in self._corp_index
-                                             or owner in self._minor_index):
+            holder = priv.owner
+            if isinstance(holder, int) and holder in rel:
+                v["privates"][qi, rel[holder]] = 1
+            elif isinstance(holder, str) and (holder in self._corp_index
+                                              or holder in self._minor_index):
                 v["privates"][qi, n] = 1
             else:
                 v["privates"][qi, n + 1] = 1
