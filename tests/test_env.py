@@ -15,6 +15,10 @@ from rhineland.env import RhinelandEnv, env  # noqa: E402
 from rhineland.io.export import load_export, replay  # noqa: E402
 
 
+# the warnings: PettingZoo's own masked environments (classic) give them too: the
+# observation is the {"observation", "action_mask"} dict of its masking convention
+@pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
 @pytest.mark.parametrize(("title", "players"), [("18Rhl", 3), ("1893", 2)])
 def test_pettingzoo_api_test(title: str, players: int) -> None:
     api_test(env(title, players, seed=1), num_cycles=200, verbose_progress=False)
