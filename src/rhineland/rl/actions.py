@@ -1,7 +1,8 @@
 """A fixed integer action space per title and player count, with a legal-action mask.
 
 :class:`ActionCodec` numbers every decision a game of one title with ``n`` players can
-offer, once, from the title data (``ActionCodec.size`` codes, ``0 .. size - 1``).  At a
+offer, once, from the title data with and without each optional rule
+(``ActionCodec.size`` codes, ``0 .. size - 1``; the same for every optional-rule mix).  At a
 position, :meth:`ActionCodec.legal` lists the legal actions with their codes
 (:class:`LegalCodes`): each legal action has exactly one code, and a code decodes back
 to an action equal to the listed one.
@@ -12,7 +13,8 @@ The legal actions are ``game.legal_actions()`` with two choices made concrete:
   at its lowest amount (price level 0) and at every multiple of the kind's unit above
   it up to its highest amount and the kind's cap (level ``k`` = ``k * unit`` M): bids
   in 5 M steps up to 600 M, train and company prices in 10 M steps up to 1,000 M.
-  Amounts off that grid are not in the space;
+  Amounts off that grid are not in the space.  An action with one fixed amount
+  (1893's draft at face value, a forced-auction price) is price level 0;
 * running trains is one code: the best routes (:func:`rhineland.best_routes`),
   searched when the code is decoded.
 
