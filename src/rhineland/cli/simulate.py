@@ -1,12 +1,15 @@
 """``rhineland simulate`` and ``rhineland tournament``: many bot games over local processes.
 
 ``rhineland simulate TITLE --games N --players K --bots random,greedy [--seed S]
-[--jobs J] [--out DIR] [--optional RULE ...] [--mixed-optional] [--rules seed]`` plays N games
+[--jobs J] [--out DIR] [--optional RULE ...] [--mixed-optional] [--rules seed]
+[--backend ray]`` plays N games
 (seeds S, S+1, ...) with the bots seated in turn (the list repeated to K seats and
 rotated by one seat per game), with a progress bar; writes each game's export
 to DIR; prints a table (actions and rounds per game, end reason, score spread)
 and the games per second.  On an engine error it stops, writes the failing
 game's export (to DIR, or the current directory) and exits with status 1.
+``--backend ray`` runs each game as a Ray task (local Ray with J CPUs, or the cluster
+at ``--ray-address``); Ray is an optional extra, imported only then.
 
 ``rhineland tournament TITLE --games N --players K --bots greedy,random ...``
 plays the same way and prints each bot's win rate (a tie for first shared) with
@@ -29,7 +32,15 @@ from rhineland.bots import make_bot
 from rhineland.cli.errors import fail
 from rhineland.engine.ruleset import REFERENCE, RULE_SETS
 from rhineland.engine.titledata import optional_rules_of
-from rhineland.sim.batch import GameOutcome, GameSpec, draw_optional_rules, run_batch, seat_bots
+from rhineland.sim.batch import (
+    BackendError,
+    GameOutcome,
+    GameSpec,
+    draw_optional_rules,
+    run_batch,
+    run_batch_ray,
+    seat_bots,
+)
 from rhineland.sim.stats import standings
 from rhineland.titles import TITLES, get_title
 
@@ -77,17 +88,26 @@ def _specs(title: str, games: int, players: int, names: list[str], seed: int,
     ]
 
 
-def _play(specs: list[GameSpec], jobs: int, console: Console) -> tuple[list[GameOutcome], float]:
-    """Run the games with a progress bar; the outcomes (in seed order) and the wall time."""
+def _play(specs: list[GameSpec], jobs: int, console: Console, backend: str = "local",
+          address: str | None = None) -> tuple[list[GameOutcome], float]:
+    """Run the games with a progress bar; the outcomes (in seed order) and the wall time.
+    ``backend``: ``"local"`` (processes) or ``"ray"`` (exits with a one-line error when
+    Ray is missing or unreachable)."""
     outcomes: list[GameOutcome] = []
     start = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task("games", total=len(specs))
-        for outcome in run_batch(specs, jobs):
-            outcomes.append(outcome)
-            progress.advance(task)
+        runs = (run_batch(specs, jobs) if backend == "local"
+                else run_batch_ray(specs, jobs, address))
+        try:
+            for outcome in runs:
+                outcomes.append(outcome)
+                progress.advance(task)
+        except BackendError as exc:
+            progress.stop()
+            fail("bad_argument", f"--backend ray: {exc}")
     outcomes.sort(key=lambda o: o.spec.seed)
     return outcomes, time.perf_counter() - start
 
@@ -142,9 +162,16 @@ def _options(f: click.decorators.FC) -> click.decorators.FC:
               help="Check the invariants after every action (money conserved, "
               "certificates at 100%, no negative cash) and that each export replays to "
               "the same result; a failure stops like an engine error.")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+              show_default=True,
+              help="local: --jobs processes here; ray: one Ray task a game (pip install "
+              "-e '.[ray]'), on a local Ray with --jobs CPUs or the cluster at --ray-address.")
+@click.option("--ray-address", default=None,
+              help="Address of a running Ray cluster (e.g. auto, ray://HOST:10001).")
 def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
                  optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
-                 rules: str, out: str | None, check: bool) -> None:
+                 rules: str, out: str | None, check: bool, backend: str,
+                 ray_address: str | None) -> None:
     """Play GAMES games of TITLE (18Rhl or 1893) between bots; print a table."""
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, out,
@@ -152,7 +179,7 @@ def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, job
     if check:
         specs = [dataclasses.replace(s, check=True) for s in specs]
     console = Console(stderr=True)
-    outcomes, wall = _play(specs, jobs, console)
+    outcomes, wall = _play(specs, jobs, console, backend, ray_address)
     _stop_on_error(outcomes)
     out_console = _stdout()
     if len(outcomes) <= PER_GAME_ROWS:

@@ -7,7 +7,8 @@ A :class:`GameSpec` names one game (title, seed, one bot per seat, optional rule
 game's export on an engine error; with ``check``, the invariants after every
 action and the export's replay to the same result); :func:`run_batch` runs specs over ``jobs``
 processes (``concurrent.futures``) and yields outcomes as they finish, stopping
-at the first error.
+at the first error; :func:`run_batch_ray` does the same as Ray tasks (the ``ray``
+extra, imported only there).
 """
 
 from __future__ import annotations
@@ -157,6 +158,49 @@ def run_batch(specs: Sequence[GameSpec], jobs: int = 1) -> Iterator[GameOutcome]
         finally:
             for f in futures:
                 f.cancel()
+
+
+class BackendError(Exception):
+    """A backend that cannot run here (Ray not installed, no cluster at the address)."""
+
+
+def run_batch_ray(specs: Sequence[GameSpec], jobs: int = 1,
+                  address: str | None = None) -> Iterator[GameOutcome]:
+    """Play ``specs`` as Ray tasks (one game a task) and yield each outcome as it
+    finishes; stop (cancelling the rest) after an outcome with an ``error``, as
+    :func:`run_batch`.  ``address``: a running cluster (``"auto"``, ``"ray://host:10001"``
+    ...); without it a local Ray with ``jobs`` CPUs is started (and shut down at the end).
+    Ray is imported here only; raises :class:`BackendError` when it is not installed or
+    the cluster cannot be reached."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("the ray backend needs Ray: pip install -e '.[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            if address is None:
+                ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+            else:
+                ray.init(address=address, log_to_driver=False, configure_logging=False)
+        except Exception as exc:  # Ray raises several types (ConnectionError, RuntimeError ...)
+            raise BackendError(f"cannot start or reach Ray: {exc}") from None
+        started = True
+    try:
+        task = ray.remote(num_cpus=1)(run_game)
+        pending = [task.remote(s) for s in specs]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            outcome: GameOutcome = ray.get(done[0])
+            yield outcome
+            if outcome.error is not None:
+                for ref in pending:
+                    ray.cancel(ref)
+                return
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def seat_bots(bots: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:

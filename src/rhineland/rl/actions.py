@@ -1,0 +1,410 @@
+"""A fixed integer action space per title and player count, with a legal-action mask.
+
+:class:`ActionCodec` numbers every decision a game of one title with ``n`` players can
+offer, once, from the title data with and without each optional rule
+(``ActionCodec.size`` codes, ``0 .. size - 1``; the same for every optional-rule mix).  At a
+position, :meth:`ActionCodec.legal` lists the legal actions with their codes
+(:class:`LegalCodes`): each legal action has exactly one code, and a code decodes back
+to an action equal to the listed one.
+
+The legal actions are ``game.legal_actions()`` with two choices made concrete:
+
+* an amount range (a bid, a price between companies, EVA's price in 1893) is offered
+  at its lowest amount (price level 0) and at every multiple of the kind's unit above
+  it up to its highest amount and the kind's cap (level ``k`` = ``k * unit`` M): bids
+  in 5 M steps up to 600 M, train and company prices in 10 M steps up to 1,000 M.
+  Amounts off that grid are not in the space.  An action with one fixed amount
+  (1893's draft at face value, a forced-auction price) is price level 0;
+* running trains is one code: the best routes (:func:`rhineland.best_routes`),
+  searched when the code is decoded.
+
+Code layout (the blocks in this order; ``ActionCodec.blocks`` gives each block's first
+code and size, ``ActionCodec.describe(code)`` a code's slot):
+
+======================  ================================================================
+block                   slot (one code each)
+======================  ================================================================
+``pass``                pass
+``bankrupt``            declare bankruptcy
+``run_routes``          run the trains on the best routes
+``dividend``            payout / withhold / half
+``bid``                 (private, minor or corporation) x price level (5 M unit)
+``par``                 corporation x stock market cell
+``buy_shares``          buyer kind (player, company) x corporation x seller (IPO,
+                        market, a player's seat, a corporation) x percent (5..100) x
+                        president's certificate or not
+``sell_shares``         corporation x percent (5..100) x certificates named (1..10) x
+                        their percent above the percent sold (0..20, the president's
+                        certificate swapped) x president's certificate among them
+``lay_tile``            hex (not offboard or gray) x manifest tile x rotation
+``lay_tile_private``    a private company's lay: private x hex x tile x rotation (the
+                        hexes and tiles of its ability)
+``place_token``         hex (any) x city index (0..3)
+``buy_train_depot``     train type x own train traded in (none, or its id), fixed price
+``buy_train_market``    discarded train (by id) x own train traded in
+``buy_train_company``   selling company x train type x price level (10 M unit)
+``discard_train``       train (by id)
+``buy_company``         private company x price level (10 M unit)
+``sell_company``        private company (at its fixed price)
+``special_buy``         title option (1893's merger votes ``yes`` / ``no``)
+``assign``              target (1893: FdSD pays RAG's par)
+======================  ================================================================
+
+The acting entity is not part of the code: it is the entity whose action it is at the
+position (the player who decides, the company they operate, or a private company of
+theirs).  Raises :class:`CodecError` when a legal action has no slot or two legal
+actions share one (a gap in this table: the tests replay every reference game to
+check there is none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from rhineland.api import new_game
+from rhineland.engine.actions import (
+    Action,
+    Assign,
+    Bankrupt,
+    Bid,
+    BuyCompany,
+    BuyShares,
+    BuyTrain,
+    DiscardTrain,
+    Dividend,
+    LayTile,
+    Par,
+    Pass,
+    PlaceToken,
+    SellCompany,
+    SellShares,
+    SpecialBuy,
+)
+from rhineland.engine.entities import IPO, MARKET
+from rhineland.engine.game import Game
+from rhineland.engine.legal import AmountRange, RouteChoice, choice_key
+from rhineland.engine.titledata import TitleData, optional_rules_of
+from rhineland.errors import ExportError, GameError
+from rhineland.titles import get_title
+
+PERCENTS = tuple(range(5, 101, 5))
+"""Percentages a share trade may have (5 % steps)."""
+DIVIDEND_KINDS = ("payout", "withhold", "half")
+MAX_CERTS = 10
+"""Certificates one sale may name."""
+EXCESS = (0, 5, 10, 15, 20)
+"""Percent by which the certificates of a sale may exceed the percent sold (the
+president's certificate swapped for shares)."""
+MAX_CITIES = 4
+"""City indices per hex a token slot may name (0..3)."""
+SPECIAL_OPTIONS = ("yes", "no")
+ASSIGN_TARGETS = ("FdSD",)
+
+
+@dataclass(frozen=True)
+class PriceGrid:
+    """Price levels of one kind of amount: level 0 is a range's lowest amount, level
+    ``k >= 1`` is ``k * unit`` M (offered when above the lowest and at most the highest
+    amount); ``cap`` M is the highest level's amount."""
+
+    unit: int
+    cap: int
+
+    @property
+    def levels(self) -> int:
+        """Number of levels (level 0 included)."""
+        return self.cap // self.unit + 1
+
+    def amounts(self, lo: int, hi: int) -> Iterator[tuple[int, int]]:
+        """(level, amount in M) offered for a range ``lo..hi``: ``(0, lo)`` then each
+        multiple of ``unit`` in ``(lo, min(hi, cap)]``."""
+        yield 0, lo
+        first = lo // self.unit + 1
+        for k in range(max(first, 1), min(hi, self.cap) // self.unit + 1):
+            yield k, k * self.unit
+
+
+BID_GRID = PriceGrid(5, 600)
+PRICE_GRID = PriceGrid(10, 1000)
+
+
+class CodecError(Exception):
+    """A legal action without a code, or two legal actions with one code (a gap in the
+    code table of :class:`ActionCodec`)."""
+
+
+@dataclass
+class LegalCodes:
+    """The legal actions at one position with their codes.
+
+    ``codes`` lists the codes in the order of ``game.legal_actions()``; ``mask`` is a
+    ``(size,)`` int8 array, 1 exactly at those codes.  :meth:`action` gives the action
+    of a code (a run's best routes are searched on first use)."""
+
+    game: Game
+    codes: list[int]
+    mask: npt.NDArray[np.int8]
+    by_code: dict[int, Action | RouteChoice]
+    _routes: dict[int, Action] = field(default_factory=dict)
+
+    def action(self, code: int) -> Action:
+        """The legal action of ``code``; raises :class:`KeyError` for a code that is
+        not legal here."""
+        got = self.by_code[code]
+        if isinstance(got, RouteChoice):
+            if code not in self._routes:
+                self._routes[code] = got.best(self.game)
+            return self._routes[code]
+        return got
+
+    def __contains__(self, code: object) -> bool:
+        return code in self.by_code
+
+
+def _level_key(grid: PriceGrid, rng: AmountRange | None, price: int) -> int:
+    if rng is None or price == rng.min:
+        return 0  # a fixed amount (the only one offered) or a range's lowest
+    if price % grid.unit or price > grid.cap:
+        raise CodecError(f"amount {price} M is off the {grid.unit} M grid")
+    return price // grid.unit
+
+
+class ActionCodec:
+    """The action space of ``title`` with ``num_players`` players (see the module
+    docstring for the layout).  ``size`` is the number of codes; building one costs a
+    few tens of milliseconds (reuse it).
+
+    Raises ``GameError`` / ``ExportError`` for an unknown title or player count."""
+
+    def __init__(self, title: str, num_players: int) -> None:
+        game = new_game(title, [f"P{i + 1}" for i in range(num_players)])
+        datas = title_variants(title, game.title.package)
+        self.title = title
+        self.num_players = num_players
+
+        def union(items: Iterator[Hashable]) -> list[Any]:
+            return list(dict.fromkeys(items))
+
+        corps = union(c.sym for d in datas for c in d.corporations)
+        minors = union(m.sym for d in datas for m in d.minors)
+        privates = union(p.sym for d in datas for p in d.privates)
+        train_names = union(t.name for d in datas for t in d.trains)
+        train_ids = union(tid for d in datas for t in d.trains for tid in t.ids)
+        all_hexes = union(h for d in datas for h in d.map.hexes)
+        hexes = union(h for d in datas for h, spec in d.map.hexes.items()
+                      if spec.tile.color not in ("gray", "red"))
+        tiles = sorted(union(t for d in datas for t in d.tiles))
+        cells = union(c.id for d in datas for row in d.market for c in row if c is not None)
+        special_lays = union((p.sym, h, t, r) for d in datas for p in d.privates
+                             for ab in p.abilities if ab.get("type") in ("tile_lay", "teleport")
+                             for h in ab.get("hexes", ()) for t in ab.get("tiles", ())
+                             for r in range(6))
+        operators = corps + minors
+        bid_targets = [("company", s) for s in privates] + [("minor", s) for s in minors] \
+            + [("corporation", s) for s in corps]
+        sellers: list[Hashable] = [IPO, MARKET, *(("seat", i) for i in range(num_players)),
+                                   *corps]
+        blocks: list[tuple[str, list[Hashable]]] = [
+            ("pass", [()]),
+            ("bankrupt", [()]),
+            ("run_routes", [()]),
+            ("dividend", list(DIVIDEND_KINDS)),
+            ("bid", [(t, k) for t in bid_targets for k in range(BID_GRID.levels)]),
+            ("par", [(c, cell) for c in corps for cell in cells]),
+            ("buy_shares", [(b, c, s, p, pr) for b in ("player", "company") for c in corps
+                            for s in sellers for p in PERCENTS for pr in (False, True)]),
+            ("sell_shares", [(c, p, n, x, pr) for c in corps for p in PERCENTS
+                             for n in range(1, MAX_CERTS + 1) for x in EXCESS
+                             for pr in (False, True)]),
+            ("lay_tile", [(h, t, r) for h in hexes for t in tiles for r in range(6)]),
+            ("lay_tile_private", special_lays),
+            ("place_token", [(h, i) for h in all_hexes for i in range(MAX_CITIES)]),
+            ("buy_train_depot", [(t, x) for t in train_names for x in (None, *train_ids)]),
+            ("buy_train_market", [(t, x) for t in train_ids for x in (None, *train_ids)]),
+            ("buy_train_company", [(o, t, k) for o in operators for t in train_names
+                                   for k in range(PRICE_GRID.levels)]),
+            ("discard_train", list(train_ids)),
+            ("buy_company", [(s, k) for s in privates for k in range(PRICE_GRID.levels)]),
+            ("sell_company", list(privates)),
+            ("special_buy", list(SPECIAL_OPTIONS)),
+            ("assign", list(ASSIGN_TARGETS)),
+        ]
+        self.blocks: dict[str, tuple[int, int]] = {}
+        self._index: dict[tuple[str, Hashable], int] = {}
+        self._slots: list[tuple[str, Hashable]] = []
+        for name, slots in blocks:
+            self.blocks[name] = (len(self._slots), len(slots))
+            for s in slots:
+                key = (name, s)
+                self._index[key] = len(self._slots)
+                self._slots.append(key)
+        self.size = len(self._slots)
+
+    # -- slots -------------------------------------------------------------------------
+    def describe(self, code: int) -> tuple[str, Hashable]:
+        """The slot of ``code``: (block name, the slot's parameters as in the table)."""
+        return self._slots[code]
+
+    def _code(self, block: str, slot: Hashable) -> int:
+        try:
+            return self._index[(block, slot)]
+        except KeyError:
+            raise CodecError(f"no code for {block} {slot!r} in {self.title}") from None
+
+    def code_of(self, game: Game, action: Action, rng: AmountRange | None = None) -> int:
+        """The code of ``action`` at ``game``'s position (``rng``: the amount range it
+        comes from, whose lowest amount is price level 0).  Raises :class:`CodecError`
+        when the table has no slot for it."""
+        if isinstance(action, Pass):
+            return self._code("pass", ())
+        if isinstance(action, Bankrupt):
+            return self._code("bankrupt", ())
+        if isinstance(action, Dividend):
+            return self._code("dividend", action.kind)
+        if isinstance(action, Bid):
+            target = (("company", action.company) if action.company is not None
+                      else ("minor", action.minor) if action.minor is not None
+                      else ("corporation", action.corporation))
+            return self._code("bid", (target, _level_key(BID_GRID, rng, action.price)))
+        if isinstance(action, Par):
+            return self._code("par", (action.corporation, action.share_price))
+        if isinstance(action, BuyShares | SellShares):
+            certs = [_cert(game, s) for s in action.shares]
+            total = sum(c[3] for c in certs)
+            corp = certs[0][0]
+            president = any(c[2] for c in certs)
+            if isinstance(action, SellShares):
+                return self._code("sell_shares", (corp, action.percent, len(certs),
+                                                  total - action.percent, president))
+            kind = "player" if action.entity_type == "player" else "company"
+            seller = certs[0][1]
+            if isinstance(seller, int):
+                seller = ("seat", [p.id for p in game.players].index(seller))
+            return self._code("buy_shares", (kind, corp, seller, action.percent, president))
+        if isinstance(action, LayTile):
+            name = action.tile.rpartition("-")[0] or action.tile
+            if action.entity_type == "company":
+                return self._code("lay_tile_private",
+                                  (action.entity, action.hex, name, action.rotation % 6))
+            return self._code("lay_tile", (action.hex, name, action.rotation % 6))
+        if isinstance(action, PlaceToken):
+            return self._code("place_token", _token_spot(game, action))
+        if isinstance(action, BuyTrain):
+            return self._train_code(game, action, rng)
+        if isinstance(action, DiscardTrain):
+            return self._code("discard_train", action.train)
+        if isinstance(action, BuyCompany):
+            return self._code("buy_company",
+                              (action.company, _level_key(PRICE_GRID, rng, action.price)))
+        if isinstance(action, SellCompany):
+            return self._code("sell_company", action.company)
+        if isinstance(action, SpecialBuy):
+            return self._code("special_buy", action.description)
+        if isinstance(action, Assign):
+            return self._code("assign", action.target)
+        raise CodecError(f"no code for a {action.type} action")
+
+    def _train_code(self, game: Game, action: BuyTrain, rng: AmountRange | None) -> int:
+        train = game.train(action.train)
+        exchange = action.exchange
+        if train.owner is None:
+            return self._code("buy_train_depot", (train.name, exchange))
+        if train.owner == MARKET:
+            return self._code("buy_train_market", (train.id, exchange))
+        return self._code("buy_train_company",
+                          (train.owner, train.name, _level_key(PRICE_GRID, rng, action.price)))
+
+    # -- positions ---------------------------------------------------------------------
+    def expand(self, game: Game) -> list[tuple[int, Action | RouteChoice]]:
+        """(code, action) for every legal action at ``game``'s position, in the order
+        of ``game.legal_actions()`` (a range as its grid amounts, the route choice as
+        itself).  Raises :class:`CodecError` when a code is missing or repeated."""
+        out: list[tuple[int, Action | RouteChoice]] = []
+        for c in game.legal_actions():
+            if isinstance(c, RouteChoice):
+                out.append((self._code("run_routes", ()), c))
+            elif isinstance(c, AmountRange):
+                grid = BID_GRID if c.type == "bid" else PRICE_GRID
+                for _, amount in grid.amounts(c.min, c.max):
+                    a = c.at(amount)
+                    out.append((self.code_of(game, a, c), a))
+            else:
+                out.append((self.code_of(game, c), c))
+        return out
+
+    def legal(self, game: Game) -> LegalCodes:
+        """The legal actions at ``game``'s position with their codes and the mask.
+        Raises :class:`CodecError` if two legal actions would share a code."""
+        pairs = self.expand(game)
+        by_code: dict[int, Action | RouteChoice] = {}
+        for code, a in pairs:
+            if code in by_code:
+                raise CodecError(f"two legal actions share code {code} "
+                                 f"{self.describe(code)}: {by_code[code]!r} and {a!r}")
+            by_code[code] = a
+        mask = np.zeros(self.size, dtype=np.int8)
+        codes = [c for c, _ in pairs]
+        mask[codes] = 1
+        return LegalCodes(game, codes, mask, by_code)
+
+    def encode(self, game: Game, action: Action) -> int:
+        """The code of ``action`` at ``game``'s position: the listed legal action that
+        decides the same (:func:`~rhineland.engine.legal.choice_key`: type, entity and
+        parameters; a recorded action's id and time do not matter; a run with any legal
+        routes is the run code).  Raises :class:`CodecError` when ``action`` is not one
+        of the listed legal actions (an amount off the grid included)."""
+        legal = self.legal(game)
+        key = choice_key(game, action)
+        for code, a in legal.by_code.items():
+            if isinstance(a, RouteChoice):
+                if a.contains(action, game):
+                    return code
+            elif choice_key(game, a) == key:
+                return code
+        raise CodecError(f"{action.type} is not a legal action with a code here")
+
+    def decode(self, game: Game, code: int) -> Action:
+        """The legal action of ``code`` at ``game``'s position.  Raises
+        :class:`CodecError` when ``code`` is not legal there."""
+        legal = self.legal(game)
+        if code not in legal:
+            raise CodecError(f"code {code} {self.describe(code)!r} is not legal here")
+        return legal.action(code)
+
+    def mask(self, game: Game) -> npt.NDArray[np.int8]:
+        """The ``(size,)`` int8 legal-action mask at ``game``'s position."""
+        return self.legal(game).mask
+
+
+def title_variants(title: str, package: str) -> list[TitleData]:
+    """The title's data without optional rules, with each one, and with all of them
+    (those the title accepts): the code table covers every variant."""
+    options = optional_rules_of(package)
+    out: list[TitleData] = []
+    for opts in [(), *((o,) for o in options), options]:
+        try:
+            out.append(get_title(title, opts).data)
+        except (GameError, ExportError):
+            continue
+    return out
+
+
+def _cert(game: Game, share_id: str) -> tuple[str, Hashable, bool, int]:
+    sym, _, idx = share_id.rpartition("_")
+    cert = game.corporation(sym).certificates[int(idx)]
+    return sym, cert.owner, cert.president, cert.percent
+
+
+def _token_spot(game: Game, action: PlaceToken) -> tuple[str, int]:
+    tile_id, _, part = action.city.rpartition("-")
+    for hex_id, placed in game.board.tiles.items():
+        if placed.tile_id == tile_id:
+            for i, city in enumerate(placed.tile.cities):
+                if str(city.part) == part:
+                    return hex_id, i
+    raise CodecError(f"no city {action.city!r} on the board")
