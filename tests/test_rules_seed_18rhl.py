@@ -171,12 +171,9 @@ def test_gve_with_30_percent_sold_and_nlk_does_not_float(rules: str) -> None:
 
 # -- (b) trains between companies from phase 3 -----------------------------------------
 
-def _to_or2_rhe_buys(game: Game) -> None:
-    """Seed 000's opening to OR 2.1, RhE's buy-train step (ADR holds 2-0 and 2-1)."""
-    play_packet_4p(game)
-    _sr1_adr(game)
-    for pid in (2, 3, 4):
-        game.process(Pass(entity=pid))
+def _or1_to_or2_adr_paid(game: Game) -> None:
+    """From OR 1.1 of seed 000's opening to ADR's payout in OR 2.1: ADR lays K4 and buys
+    a 2-train, SR 2 all pass, ADR runs K2-K4-K6 for 50M and pays out."""
     from rhineland.engine.actions import Dividend, LayTile, RunRoutes
 
     game.process(LayTile(**co("ADR"), hex="K4", tile="4-0", rotation=1))
@@ -194,6 +191,16 @@ def _to_or2_rhe_buys(game: Game) -> None:
              "nodes": ["K2-0", "K4-0", "K6-0"]}
     game.process(RunRoutes(**co("ADR"), routes=(route,)))
     game.process(Dividend(**co("ADR"), kind="payout"))
+
+
+def _to_or2_rhe_buys(game: Game) -> None:
+    """Seed 000's opening to OR 2.1, RhE's buy-train step (ADR holds 2-0 and 2-1)."""
+    play_packet_4p(game)
+    _sr1_adr(game)
+    for pid in (2, 3, 4):
+        game.process(Pass(entity=pid))
+
+    _or1_to_or2_adr_paid(game)
     game.process(BuyTrain(**co("ADR"), train="2-1", price=100, variant="2"))
     game.process(Pass(**co("ADR")))
     game.process(Pass(**co("RhE")))  # no track
@@ -227,28 +234,13 @@ def _or2_adr_trainless(rules: str) -> Game:
     """Seed 000's opening to OR 2.1 after ADR's payout (P1 65M, ADR 325M, price 80M);
     then, as after a rust, ADR's only train leaves it: ADR must buy the cheapest train
     (a 2-train, 100M) and its treasury is set to ``25M``."""
-    from rhineland.engine.actions import Dividend, LayTile, RunRoutes
 
     game = game_4p(rules)
     play_packet_4p(game)
     _sr1_adr(game)
     for pid in (2, 3, 4):
         game.process(Pass(entity=pid))
-    game.process(LayTile(**co("ADR"), hex="K4", tile="4-0", rotation=1))
-    game.process(Pass(**co("ADR")))
-    game.process(BuyTrain(**co("ADR"), train="2-0", price=100, variant="2"))
-    game.process(Pass(**co("ADR")))
-    game.process(Pass(**co("RhE")))
-    game.process(Pass(**co("RhE")))
-    for pid in (4, 1, 2, 3):
-        game.process(Pass(entity=pid))
-    game.process(Pass(**co("ADR")))
-    game.process(Pass(**co("ADR")))
-    route = {"train": "2-0", "connections": [["K2", "K4"], ["K4", "K6"]],
-             "hexes": ["K2", "K4", "K6"], "revenue": 50, "revenue_str": "K2-K4-K6",
-             "nodes": ["K2-0", "K4-0", "K6-0"]}
-    game.process(RunRoutes(**co("ADR"), routes=(route,)))
-    game.process(Dividend(**co("ADR"), kind="payout"))
+    _or1_to_or2_adr_paid(game)
     adr = game.corporation("ADR")
     assert game.player(1).cash == 65 and adr.cash == 325 and game.round.step_name(game) == (
         "buy_train")
