@@ -97,6 +97,24 @@ class Connectivity:
     path_keys: frozenset[int] = field(repr=False)
     index: _MapIndex = field(repr=False, compare=False)
     complete: bool = True
+    looks: Mapping[int, tuple[tuple[int, str], ...]] | None = field(
+        default=None, repr=False, compare=False)
+
+    def first_looks(self, hex_id: str) -> tuple[tuple[int, str], ...] | None:
+        """How the walk first looked into ``hex_id`` from its neighbours, in order:
+        ``(edge of hex_id, gauge)`` of each walked path that crossed towards it, up to
+        and including the first such look that found a path of that gauge on that edge
+        there (the walk entered the hex).  ``None`` when not recorded (a walk with an
+        override or a stop).
+
+        Up to that entry the walk never touched the hex: with another tile there (and
+        no token of the entity on it), the same walk makes the same looks, and the first
+        look that finds a path of the new tile on its edge walks every path of the new
+        tile with that edge and gauge (nothing of the hex is in use yet).
+        """
+        if self.looks is None:
+            return None
+        return self.looks.get(self.index.index[hex_id], ())
 
     @cached_property
     def nodes(self) -> frozenset[NodeRef]:
@@ -210,6 +228,8 @@ def compute_connectivity(
     walk = _Walk(board, entity, rules, mi, geoms, tokens,
                  frozenset(index[h] * _PER_HEX + i for h, i in stop_at),
                  frozenset(index[h] * 8 + e for h, e in stop_sides))
+    if override is None and not stop_at and not stop_sides:
+        walk.looks = {}  # a walk of the board as it stands: record the first looks
     for start in sources:
         hi = start // _PER_HEX
         walk.nodes.add(start)
@@ -265,6 +285,8 @@ class _Walk:
         self.visited_nodes: set[int] = set()
         self.visited_paths: set[int] = set()
         self.edge_use: set[int] = set()
+        self.looks: dict[int, list[tuple[int, str]]] | None = None
+        self.entered: set[int] = set()
 
     def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
@@ -276,6 +298,7 @@ class _Walk:
             path_keys=frozenset(self.seen_paths),
             index=self.mi,
             complete=complete,
+            looks=None if self.looks is None else {h: tuple(v) for h, v in self.looks.items()},
         )
 
     def from_token(self, start: int, sources: list[int]) -> None:
@@ -372,6 +395,8 @@ class _Walk:
             edge_use.add(sides + e)
             back = _OPPOSITE[e]
             og = geoms[other]
+            if self.looks is not None and other not in self.entered:
+                self._look(other, og, back, gauge)
             conv = converging or len(g.edge_paths[e]) > 1
             obase = other * _PER_HEX
             for npi in og.edge_paths.get(back, ()):
@@ -380,6 +405,15 @@ class _Walk:
             edge_use.discard(sides + e)
         if converging:
             visited.discard(ref)
+
+
+    def _look(self, hi: int, g: TileGeometry, back: int, gauge: str) -> None:
+        """Record a look into hex ``hi`` by edge ``back`` (see
+        :meth:`Connectivity.first_looks`); the first that finds a path there is the last."""
+        assert self.looks is not None
+        self.looks.setdefault(hi, []).append((back, gauge))
+        if any(g.paths[pi].gauge == gauge for pi in g.edge_paths.get(back, ())):
+            self.entered.add(hi)
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
@@ -429,3 +463,165 @@ def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) 
     walk.nodes.add(key)
     walk.from_token(key, [key])
     return walk.result()
+
+
+class OutsideReach:
+    """Where ``entity``'s network could at most come from around one hex: what a plain
+    search along track (no train's restrictions: paths and hex sides may be reused)
+    reaches without entering ``hex_id``, on ``board`` as it stands.
+
+    ``entries``: the ``(edge of hex_id, gauge)`` by which track reached from the
+    entity's tokens crosses into the hex; :meth:`exits_to` the same from track that
+    leaves the hex by one edge.  Every walk of :func:`compute_connectivity` with another
+    tile on the hex (and no token of the entity there) follows track these searches
+    follow, so a path of the new tile that the closure from ``entries`` through the new
+    tile and :meth:`exits_to` does not reach is never walked (the cities of the hex
+    counted as open).  Built by :func:`outside_reach`.
+    """
+
+    def __init__(self, board: Board, entity: str, rules: BoardRulesLike, hex_id: str) -> None:
+        mi = _map_index(board.spec)
+        self.board = board
+        self.entity = entity
+        self.rules = rules
+        self.hi = mi.index[hex_id]
+        self.ids = mi.ids
+        self.links = mi.links
+        self.geoms = [board.tiles[h].geometry for h in mi.ids]
+        self.blocked: dict[int, bool] = {}
+        index = mi.index
+        sources: list[int] = []
+        for (h, ci), syms in board.tokens.items():
+            if entity in syms and index[h] != self.hi:
+                cities = self.geoms[index[h]].cities
+                if ci < len(cities):
+                    sources.append(index[h] * _PER_HEX + cities[ci])
+        self.entries = self._search(sources, [])
+        self._exits: dict[tuple[int, str], frozenset[tuple[int, str]]] = {}
+
+    def exits_to(self, edge: int, gauge: str) -> frozenset[tuple[int, str]]:
+        """The ``(edge, gauge)`` entries into the hex reached from its track leaving by
+        ``edge`` with ``gauge`` (through the neighbour, never through the hex)."""
+        key = (edge, gauge)
+        got = self._exits.get(key)
+        if got is None:
+            other = self.links[self.hi][edge]
+            start: list[int] = []
+            if other >= 0:
+                og = self.geoms[other]
+                start = [other * _PER_HEX + pi for pi in og.edge_paths.get(_OPPOSITE[edge], ())
+                         if og.paths[pi].gauge == gauge]
+            got = self._exits[key] = self._search([], start)
+        return got
+
+    def _blocks(self, key: int, g: TileGeometry) -> bool:
+        """:meth:`_Walk.blocks` of the board as it stands."""
+        got = self.blocked.get(key)
+        if got is None:
+            got = False
+            part = key % _PER_HEX
+            if part in g.cities:
+                hid = self.ids[key // _PER_HEX]
+                ci = g.cities.index(part)
+                got = self.rules.city_blocks(
+                    self.board, hid, ci, self.entity,
+                    list(self.board.tokens.get((hid, ci), ())), g.tile.node(part).slots)
+            self.blocked[key] = got
+        return got
+
+    def _search(self, nodes: list[int], paths: list[int]) -> frozenset[tuple[int, str]]:
+        """The entries into the hex reached from these nodes and paths (keys)."""
+        home, geoms, links = self.hi, self.geoms, self.links
+        seen_n: set[int] = set()
+        seen_p: set[int] = set()
+        entries: set[tuple[int, str]] = set()
+        while nodes or paths:
+            while nodes:
+                nk = nodes.pop()
+                if nk in seen_n:
+                    continue
+                seen_n.add(nk)
+                hi = nk // _PER_HEX
+                base = hi * _PER_HEX
+                paths.extend(base + pi for pi in geoms[hi].node_paths.get(nk - base, ()))
+            if not paths:
+                break
+            pk = paths.pop()
+            if pk in seen_p:
+                continue
+            seen_p.add(pk)
+            hi = pk // _PER_HEX
+            base = hi * _PER_HEX
+            g = geoms[hi]
+            path = g.paths[pk - base]
+            if not path.terminal:
+                for n in path.nodes:
+                    if base + n not in seen_n and not self._blocks(base + n, g):
+                        nodes.append(base + n)
+            hl = links[hi]
+            for e in path.edges:
+                other = hl[e]
+                if other < 0:
+                    continue
+                back = _OPPOSITE[e]
+                if other == home:
+                    entries.add((back, path.gauge))
+                    continue
+                og = geoms[other]
+                obase = other * _PER_HEX
+                paths.extend(obase + npi for npi in og.edge_paths.get(back, ())
+                             if og.paths[npi].gauge == path.gauge)
+        return frozenset(entries)
+
+    def may_walk(self, new: TileGeometry, wanted: frozenset[int]) -> bool:
+        """Whether a walk with ``new`` on the hex might walk one of its ``wanted`` paths
+        (False: surely none; see the class docstring)."""
+        entries = set(self.entries)
+        todo = list(entries)
+        seen_p: set[int] = set()
+        seen_n: set[int] = set()
+        left: set[tuple[int, str]] = set()
+        stack: list[int] = []
+        while todo or stack:
+            if not stack:
+                side, gauge = todo.pop()
+                stack.extend(pi for pi in new.edge_paths.get(side, ())
+                             if new.paths[pi].gauge == gauge)
+                continue
+            pi = stack.pop()
+            if pi in seen_p:
+                continue
+            if pi in wanted:
+                return True
+            seen_p.add(pi)
+            path = new.paths[pi]
+            if not path.terminal:
+                for n in path.nodes:
+                    if n not in seen_n:
+                        seen_n.add(n)
+                        stack.extend(new.node_paths.get(n, ()))
+            for e in path.edges:
+                out = (e, path.gauge)
+                if out in left:
+                    continue
+                left.add(out)
+                for entry in self.exits_to(e, path.gauge):
+                    if entry not in entries:
+                        entries.add(entry)
+                        todo.append(entry)
+        return False
+
+
+_OUTSIDE: dict[tuple[int, str, int, str], OutsideReach] = {}
+
+
+def outside_reach(board: Board, entity: str, rules: BoardRulesLike, hex_id: str) -> OutsideReach:
+    """:class:`OutsideReach` of ``hex_id``, cached by board version (unique to one board
+    state), entity, rules and hex."""
+    key = (board.version, entity, id(rules), hex_id)
+    got = _OUTSIDE.get(key)
+    if got is None or got.rules is not rules:
+        if len(_OUTSIDE) > 256:
+            _OUTSIDE.clear()
+        got = _OUTSIDE[key] = OutsideReach(board, entity, rules, hex_id)
+    return got

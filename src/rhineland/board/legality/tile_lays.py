@@ -11,6 +11,7 @@ from rhineland.board.graph import (
     compute_connectivity,
     hex_links,
     known_connectivity,
+    outside_reach,
     remember_connectivity,
 )
 from rhineland.board.legality.rules import (
@@ -216,6 +217,13 @@ def _walks_any(
         if (ctx.entity in syms and ci < len(new.cities)
                 and wanted.intersection(new.node_paths.get(new.cities[ci], ()))):
             return True
+    if not any(ctx.entity in syms for syms in seats.values()) and not any(
+            ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id):
+        # no token of the entity on the hex: known without the walk, often
+        if _entered_by(ctx, hex_id, new, wanted):
+            return True
+        if not outside_reach(ctx.board, ctx.entity, ctx.rules, hex_id).may_walk(new, wanted):
+            return False
     targets = frozenset((hex_id, i) for i in wanted)
     conn = compute_connectivity(
         ctx.board,
@@ -225,6 +233,22 @@ def _walks_any(
         stop_at=targets,
     )
     return bool(targets & conn.paths)
+
+
+def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
+                wanted: frozenset[int]) -> bool:
+    """Whether the network walk with the new tile on ``hex_id`` (``new``) surely walks
+    one of its ``wanted`` paths, known from the walk of the board as it stands: where
+    the entity has no token on the hex (the caller's condition), that walk is the same
+    until it first finds track on the hex
+    (:meth:`~rhineland.board.graph.Connectivity.first_looks`), and there it walks every
+    path of the new tile on that edge with that gauge.  False: not known so."""
+    looks = ctx.connectivity().first_looks(hex_id)
+    for back, gauge in looks or ():
+        found = [pi for pi in new.edge_paths.get(back, ()) if new.paths[pi].gauge == gauge]
+        if found:
+            return not wanted.isdisjoint(found)
+    return False
 
 
 def legal_tile_lays(ctx: LayContext) -> list[Lay]:

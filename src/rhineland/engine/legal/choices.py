@@ -100,11 +100,15 @@ class RouteChoice:
         """``"run_routes"``."""
         return RunRoutes.TYPE
 
-    def best(self, game: Game) -> RunRoutes:
-        """The best routes (:func:`rhineland.routes.search.best_routes`) as an action."""
+    def best(self, game: Game, budget_nodes: int | None = None) -> RunRoutes:
+        """The best routes (:func:`rhineland.routes.search.best_routes`) as an action.
+
+        ``budget_nodes``: search in the anytime mode (the best run found within about
+        that many search nodes: a legal run, not always the most valuable); ``None``:
+        the exact best."""
         from rhineland.routes.search import best_routes
 
-        found = best_routes(game, self.entity)
+        found = best_routes(game, self.entity, budget_nodes=budget_nodes)
         routes: Any = tuple(found.to_export())
         return RunRoutes(entity=self.entity, entity_type=self.entity_type, routes=routes)
 
