@@ -15,7 +15,7 @@ compared with a listed one.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -148,6 +148,16 @@ class Listed:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """A decision listed by a module that lists exactly the legal ones once ``check``
+    (its last, costly check) says yes: checked only when the decision is looked at (a
+    tile lay and its track restriction)."""
+
+    choice: Choice
+    check: Callable[[], bool]
+
+
+@dataclass(frozen=True)
 class Ladder:
     """Candidate actions ordered by cost (e.g. one corporation's pars, cheapest cell
     first): once one is refused for a reason other than ``skip`` (a rule about that one
@@ -158,9 +168,9 @@ class Ladder:
     skip: frozenset[str] = frozenset()
 
 
-Candidate = Action | AmountSpan | Listed | Ladder
+Candidate = Action | AmountSpan | Listed | Deferred | Ladder
 """What a generator proposes: an action to try, an amount span to narrow, a listed
-decision, or a ladder of actions by cost."""
+decision (with a last check or without), or a ladder of actions by cost."""
 
 _BASE = ("id", "created_at", "user", "auto_actions", "extra", "key_order")
 

@@ -7,14 +7,18 @@ lists the candidate decisions of the round's current step, a superset of what
 the rules allow, reading the state only; :func:`resolve` then keeps those the
 rules accept (:class:`Trial`: the very checks ``process`` makes).  Tile lays
 and token placements come from the board legality module, which lists exactly
-the legal ones (checked against the reference engine): they are not tried.
+the legal ones (checked against the reference engine): they are not tried (a
+tile lay's last check, the track restriction, is made when it is looked at:
+:class:`~rhineland.engine.legal.choices.Deferred`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
+from rhineland.board.legality.tile_lays import passes_restriction
 from rhineland.engine.actions import (
     Action,
     Bankrupt,
@@ -44,6 +48,7 @@ from rhineland.engine.legal.choices import (
     AmountSpan,
     Candidate,
     Choice,
+    Deferred,
     Ladder,
     Listed,
     RouteChoice,
@@ -119,6 +124,9 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
     for c in cands:
         if isinstance(c, Listed):
             out.append(c.choice)
+        elif isinstance(c, Deferred):
+            if c.check():
+                out.append(c.choice)
         elif isinstance(c, AmountSpan):
             rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
             if rng is not None:
@@ -300,7 +308,10 @@ def operating_candidates(game: Game, rnd: OperatingRound) -> list[Candidate]:
             out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over), train=t.id)
                        for t in over.trains)
     elif step == "track":
-        out.extend(Listed(lay_action(game, entity, lay)) for lay in game.legal_tile_lays())
+        ctx, lays = game.tile_lay_options()
+        if ctx is not None:  # the restriction is checked when a lay is looked at
+            out.extend(Deferred(lay_action(game, entity, lay),
+                                partial(passes_restriction, ctx, lay)) for lay in lays)
         out.append(Pass(entity=sym, entity_type=etype))
     elif step == "token":
         out.extend(Listed(token_action(game, entity, spot)) for spot in game.legal_tokens())

@@ -5,7 +5,8 @@ copies the game's state).  A random player that first draws a kind of action and
 then one legal decision of that kind needs only the candidates it looks at:
 :class:`LazyChoices` lists the candidates (:func:`~rhineland.engine.legal.generate.candidates`)
 as *entries*, one per decision ``legal_actions()`` could list (a plain action, an
-amount span, a listed decision, each rung of a ladder), and tries an entry only when
+amount span, a listed decision, a tile lay before its track restriction, each rung of
+a ladder), and tries an entry only when
 :meth:`LazyChoices.legal` is asked about it, with the very rules of
 :func:`~rhineland.engine.legal.generate.resolve` (the same :class:`Trial`, a ladder
 refused past its first refusal, the same decision proposed twice counted once).  The
@@ -21,6 +22,7 @@ from rhineland.engine.legal.choices import (
     AmountSpan,
     Candidate,
     Choice,
+    Deferred,
     Ladder,
     Listed,
     choice_key,
@@ -60,7 +62,7 @@ class LazyChoices:
             return
         seen: set[tuple[Any, ...]] = set()
         for c in candidates(game):
-            if isinstance(c, Listed):
+            if isinstance(c, Listed | Deferred):
                 self.entries.append(Entry(c, 0, c.choice))
             elif isinstance(c, AmountSpan):
                 self.entries.append(Entry(c, 0, c.action))
@@ -83,6 +85,8 @@ class LazyChoices:
         got: Choice | None
         if isinstance(c, Listed):
             got = c.choice
+        elif isinstance(c, Deferred):
+            got = c.choice if c.check() else None
         elif isinstance(c, AmountSpan):
             got = self.trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints,
                                           c.whole)
