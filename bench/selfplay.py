@@ -6,9 +6,9 @@ Plays ``-n`` seeded random games per title (18Rhl with 3-6 players, 1893 with
 2-4, optional rules drawn from each seed as ``rhineland.sim.selfplay.play``
 does) in this one process and prints games/s, actions/s and actions per game.
 With the split (the default) it also prints the inclusive time spent in
-``legal_actions()`` (candidate generation and its trials), ``process()`` of the
-chosen actions, the best-route search of the run-routes choice, and state
-copies (``State.clone``, which the other three also count: the columns overlap), and
+``legal_actions()`` (if called: the random choice tries candidates lazily instead),
+``process()`` of the chosen actions, the best-route search of the run-routes choice,
+state copies (``State.clone``, which the others also count: the columns overlap),
 the tile lays listed (before the track restriction), the restriction checks and the
 trials of candidate actions.
 The split's timers add a little overhead; ``--no-split`` measures without them.

@@ -254,8 +254,12 @@ def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
     the entity has no token on the hex (the caller's condition), that walk is the same
     until it first finds track on the hex
     (:meth:`~rhineland.board.graph.Connectivity.first_looks`), and there it walks every
-    path of the new tile on that edge with that gauge.  False: not known so."""
-    looks = ctx.connectivity().first_looks(hex_id)
+    path of the new tile on that edge with that gauge.  False: not known so (or that
+    walk is not at hand: listing lays makes it, checking one lay does not)."""
+    conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
+    if conn is None:
+        return False  # the whole walk would cost more than it saves (one lay checked)
+    looks = conn.first_looks(hex_id)
     for back, gauge in looks or ():
         found = [pi for pi in new.edge_paths.get(back, ()) if new.paths[pi].gauge == gauge]
         if found:
