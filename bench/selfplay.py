@@ -6,10 +6,11 @@ Plays ``-n`` seeded random games per title (18Rhl with 3-6 players, 1893 with
 2-4, optional rules drawn from each seed as ``rhineland.sim.selfplay.play``
 does) in this one process and prints games/s, actions/s and actions per game.
 With the split (the default) it also prints the inclusive time spent in
-``legal_actions()`` (candidate generation and its trials), ``process()`` of the
-chosen actions, the best-route search of the run-routes choice, and state
-copies (``State.clone``, which the other three also count: the columns overlap), and
-within ``legal_actions()`` the tile lays listed and the trials of candidate actions.
+``legal_actions()`` (if called: the random choice tries candidates lazily instead),
+``process()`` of the chosen actions, the best-route search of the run-routes choice,
+state copies (``State.clone``, which the others also count: the columns overlap),
+the tile lays listed (before the track restriction), the restriction checks and the
+trials of candidate actions.
 The split's timers add a little overhead; ``--no-split`` measures without them.
 Times are this process's CPU seconds (``time.process_time``): games/s is per core,
 and other work on a shared machine does not count.
@@ -52,14 +53,17 @@ def _timed(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def install_timers() -> None:
-    """Wrap legal_actions, process, best_routes and State.clone with timers, and within
-    legal_actions the tile lays listed and the trials of candidate actions."""
+    """Wrap legal_actions, process, best_routes and State.clone with timers, and the
+    tile lays listed (before the track restriction), the restriction checks and the
+    trials of candidate actions."""
     generate.legal_actions = _timed("legal_actions", generate.legal_actions)  # type: ignore[assignment]
     search.best_routes = _timed("best_routes", search.best_routes)  # type: ignore[assignment]
     game_module.Game.process = _timed("process", game_module.Game.process)  # type: ignore[method-assign]
     game_module.State.clone = _timed("copy", game_module.State.clone)  # type: ignore[method-assign]
-    game_module.Game.legal_tile_lays = _timed(  # type: ignore[method-assign]
-        "tile_lays", game_module.Game.legal_tile_lays)
+    game_module.Game.tile_lay_options = _timed(  # type: ignore[method-assign]
+        "tile_lays", game_module.Game.tile_lay_options)
+    generate.passes_restriction = _timed(  # type: ignore[assignment]
+        "tile_restriction", generate.passes_restriction)
     trial.Trial.refusal = _timed("trials", trial.Trial.refusal)  # type: ignore[method-assign]
 
 

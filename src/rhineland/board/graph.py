@@ -97,6 +97,24 @@ class Connectivity:
     path_keys: frozenset[int] = field(repr=False)
     index: _MapIndex = field(repr=False, compare=False)
     complete: bool = True
+    looks: Mapping[int, tuple[tuple[int, str], ...]] | None = field(
+        default=None, repr=False, compare=False)
+
+    def first_looks(self, hex_id: str) -> tuple[tuple[int, str], ...] | None:
+        """How the walk first looked into ``hex_id`` from its neighbours, in order:
+        ``(edge of hex_id, gauge)`` of each walked path that crossed towards it, up to
+        and including the first such look that found a path of that gauge on that edge
+        there (the walk entered the hex).  ``None`` when not recorded (a walk with an
+        override or a stop).
+
+        Up to that entry the walk never touched the hex: with another tile there (and
+        no token of the entity on it), the same walk makes the same looks, and the first
+        look that finds a path of the new tile on its edge walks every path of the new
+        tile with that edge and gauge (nothing of the hex is in use yet).
+        """
+        if self.looks is None:
+            return None
+        return self.looks.get(self.index.index[hex_id], ())
 
     @cached_property
     def nodes(self) -> frozenset[NodeRef]:
@@ -210,6 +228,8 @@ def compute_connectivity(
     walk = _Walk(board, entity, rules, mi, geoms, tokens,
                  frozenset(index[h] * _PER_HEX + i for h, i in stop_at),
                  frozenset(index[h] * 8 + e for h, e in stop_sides))
+    if override is None and not stop_at and not stop_sides:
+        walk.looks = {}  # a walk of the board as it stands: record the first looks
     for start in sources:
         hi = start // _PER_HEX
         walk.nodes.add(start)
@@ -265,6 +285,8 @@ class _Walk:
         self.visited_nodes: set[int] = set()
         self.visited_paths: set[int] = set()
         self.edge_use: set[int] = set()
+        self.looks: dict[int, list[tuple[int, str]]] | None = None
+        self.entered: set[int] = set()
 
     def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
@@ -276,6 +298,7 @@ class _Walk:
             path_keys=frozenset(self.seen_paths),
             index=self.mi,
             complete=complete,
+            looks=None if self.looks is None else {h: tuple(v) for h, v in self.looks.items()},
         )
 
     def from_token(self, start: int, sources: list[int]) -> None:
@@ -372,6 +395,8 @@ class _Walk:
             edge_use.add(sides + e)
             back = _OPPOSITE[e]
             og = geoms[other]
+            if self.looks is not None and other not in self.entered:
+                self._look(other, og, back, gauge)
             conv = converging or len(g.edge_paths[e]) > 1
             obase = other * _PER_HEX
             for npi in og.edge_paths.get(back, ()):
@@ -380,6 +405,15 @@ class _Walk:
             edge_use.discard(sides + e)
         if converging:
             visited.discard(ref)
+
+
+    def _look(self, hi: int, g: TileGeometry, back: int, gauge: str) -> None:
+        """Record a look into hex ``hi`` by edge ``back`` (see
+        :meth:`Connectivity.first_looks`); the first that finds a path there is the last."""
+        assert self.looks is not None
+        self.looks.setdefault(hi, []).append((back, gauge))
+        if any(g.paths[pi].gauge == gauge for pi in g.edge_paths.get(back, ())):
+            self.entered.add(hi)
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
@@ -429,3 +463,4 @@ def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) 
     walk.nodes.add(key)
     walk.from_token(key, [key])
     return walk.result()
+

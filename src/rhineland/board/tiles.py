@@ -150,7 +150,7 @@ class Tile:
             paths.append(
                 Path(seg[0], seg[1], extra.get("terminal", 0), extra.get("gauge", "broad"))
             )
-        return cls(
+        return _interned(cls(
             name=name,
             color=data["color"],
             nodes=tuple(nodes),
@@ -159,7 +159,7 @@ class Tile:
             terrain=tuple(Terrain(t["cost"], t["kind"]) for t in data.get("terrain", ())),
             icons=tuple(data.get("icons", ())),
             count=data.get("count", 0),
-        )
+        ))
 
     def node(self, part: int) -> Node:
         """The node with tile part index ``part``; raises ``KeyError``."""
@@ -213,3 +213,19 @@ def split_tile_id(tile_id: str) -> tuple[str, int]:
     if not sep or not idx.isdigit():
         raise ValueError(f"malformed tile id {tile_id!r}")
     return name, int(idx)
+
+
+_INTERNED: dict[tuple[str, str], list[Tile]] = {}
+"""Tiles built from data so far, by name and colour (see :func:`_interned`)."""
+
+
+def _interned(tile: Tile) -> Tile:
+    """An equal tile built before, else ``tile``: the title data of every option set of a
+    title share their tile objects, and with them the caches keyed by tile (geometry,
+    upgrade answers)."""
+    same = _INTERNED.setdefault((tile.name, tile.color), [])
+    for old in same:
+        if old == tile:
+            return old
+    same.append(tile)
+    return tile

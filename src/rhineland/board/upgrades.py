@@ -230,11 +230,29 @@ def city_town_counts_ok(old: Tile, new: Tile) -> bool:
     return not (old.color == "white" and old_label == "OO" and old_cities != new_cities)
 
 
+_GENERIC: dict[tuple[int, int, bool], tuple[Tile, Tile, bool]] = {}
+
+
 def generic_upgrades_to(old: Tile, new: Tile, *, special: bool = False) -> bool:
     """Whether ``new`` may replace ``old`` under the usual 18xx rules (module docstring).
 
-    ``special`` (a private company's lay) skips the label and city/town checks.
+    ``special`` (a private company's lay) skips the label and city/town checks.  The
+    answer depends on the two tiles alone: memoised by tile (kept, so an id is never
+    confused with a later tile's).
     """
+    key = (id(old), id(new), special)
+    got = _GENERIC.get(key)
+    if got is not None and got[0] is old and got[1] is new:
+        return got[2]
+    answer = _generic_upgrades_to(old, new, special=special)
+    if len(_GENERIC) > 200_000:
+        _GENERIC.clear()
+    _GENERIC[key] = (old, new, answer)
+    return answer
+
+
+def _generic_upgrades_to(old: Tile, new: Tile, *, special: bool = False) -> bool:
+    """:func:`generic_upgrades_to` without the memo."""
     if next_color(old.color) != new.color:
         return False
     if not keeps_track(old, new):

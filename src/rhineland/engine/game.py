@@ -49,7 +49,7 @@ from rhineland.engine.titledata import PhaseSpec
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
-    from rhineland.board.legality import Lay, TokenSpot
+    from rhineland.board.legality import Lay, LayContext, TokenSpot
     from rhineland.engine.legal import Choice
     from rhineland.engine.rounds.base import Round
 
@@ -543,6 +543,19 @@ class Game:
         if not isinstance(rnd, OperatingRound) or rnd.step_name(self) != "track":
             return []
         return legal_tile_lays(self.title.lay_context(self, rnd, rnd.current_entity(self)))
+
+    def tile_lay_options(self) -> tuple[LayContext | None, list[Lay]]:
+        """:meth:`legal_tile_lays` before the track restriction, with the lay context to
+        check it by (:func:`rhineland.board.legality.passes_restriction`); ``(None, [])``
+        outside a track step."""
+        from rhineland.board.legality import tile_lay_options
+        from rhineland.engine.rounds.operating import OperatingRound
+
+        rnd = self.state.round
+        if not isinstance(rnd, OperatingRound) or rnd.step_name(self) != "track":
+            return None, []
+        ctx = self.title.lay_context(self, rnd, rnd.current_entity(self))
+        return ctx, tile_lay_options(ctx)
 
     def legal_tokens(self) -> list[TokenSpot]:
         """Every legal token placement of the operating entity now; [] outside a token step."""

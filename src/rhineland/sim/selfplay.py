@@ -5,7 +5,11 @@ The choice is biased so that games end: first an action kind is drawn by weight
 (in the operating round laying track, placing tokens, paying out and buying
 trains from the depot are preferred to passing and to buying other companies'
 trains; in the stock round buying and starting to selling), then one action of
-that kind uniformly.  Every game is bounded by
+that kind uniformly (:func:`choose`: the candidates are tried only as the draw needs
+them, with the distribution of a draw from the whole list).  A random player never
+raises a waterfall-auction bid it already leads (legal, but it only locks up its own
+cash: with every open bid locked, all players could pass round after round, the
+privates' income feeding the leader's next raise).  Every game is bounded by
 ``max_actions``.
 """
 
@@ -17,10 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rhineland.api import new_game
-from rhineland.engine.actions import Action, BuyTrain, Dividend
+from rhineland.engine.actions import Action, Bid, BuyTrain, Dividend
 from rhineland.engine.entities import MARKET
 from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange, Choice, RouteChoice
+from rhineland.engine.legal.lazy import Entry, LazyChoices
+from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.titledata import optional_rules_of
 from rhineland.titles import TITLES
 
@@ -45,6 +51,11 @@ WEIGHTS: dict[str, float] = {
 }
 """Weight of each action kind in the random choice (other kinds: 1)."""
 
+ROUTE_BUDGET: int | None = 2000
+"""Search nodes the random choice gives the best-route search of a run
+(:meth:`~rhineland.engine.legal.RouteChoice.best` in the anytime mode): the run is a
+legal one found within the budget, not always the most valuable (``None``: exact)."""
+
 TITLE_PLAYERS = {"18Rhl": (3, 6), "1893": (2, 4)}
 """Player counts drawn for each title (inclusive)."""
 
@@ -61,32 +72,62 @@ class SelfPlayResult:
     result: dict[int, int] = field(default_factory=dict)
 
 
-def choose(game: Game, rng: random.Random) -> Action:
+def _raises_own_lead(game: Game, action: Action) -> bool:
+    """Whether ``action`` is a bid on a waterfall-auction item whose top bid is the
+    bidder's own (the random player does not make it: module docstring)."""
+    rnd = game.round
+    if not isinstance(rnd, WaterfallAuction) or not isinstance(action, Bid):
+        return False
+    for item in rnd.items:
+        if item.sym == action.company and item.bids:
+            return max(item.bids, key=lambda pid: item.bids[pid]) == action.entity
+    return False
+
+
+def choose(game: Game, rng: random.Random, route_budget: int | None = None) -> Action:
     """A random action of ``legal_actions(expand=True)``: an action kind by
-    :data:`WEIGHTS` (operating companies mostly pay out), then one entry of that kind
-    uniformly (a range: one of its amounts uniformly; running trains: the best routes).
-    Ranges are drawn from without listing every amount."""
-    choices = game.legal_actions()
-    if not choices:
-        raise RuntimeError(f"no legal action in {game.round.label} "
-                           f"({game.round.step_name(game)})")
-    kinds: dict[str, list[Choice]] = {}
-    for c in choices:
-        kinds.setdefault(_kind(game, c), []).append(c)
-    names = sorted(kinds)
-    weights = [WEIGHTS.get(k, 1.0) for k in names]
-    kind = rng.choices(names, weights)[0]
-    group = kinds[kind]
-    if kind == "dividend":
-        payout = [a for a in group if isinstance(a, Dividend) and a.kind == "payout"]
-        if payout and rng.random() < 0.8:
-            return payout[0]
-    pick = rng.choice(group)
-    if isinstance(pick, AmountRange):
-        return pick.at(rng.choice(pick.values()))
-    if isinstance(pick, RouteChoice):
-        return pick.best(game)
-    return pick
+    :data:`WEIGHTS` among the kinds with a legal action (operating companies mostly pay
+    out), then one legal entry of that kind uniformly (a range: one of its amounts
+    uniformly; running trains: the best routes found within ``route_budget`` search
+    nodes, see :data:`ROUTE_BUDGET`).
+
+    The candidates are tried only as the draw needs them
+    (:class:`~rhineland.engine.legal.lazy.LazyChoices`, whose legal entries are exactly
+    ``legal_actions()``): a kind is drawn by weight; if none of its entries is legal it
+    is struck out and the draw repeated (so a kind is drawn with its weight's share
+    among the kinds that have a legal entry); the kind's entries are tried in a random
+    order and the first legal one is taken (uniform among the legal ones).  Ranges are
+    drawn from without listing every amount."""
+    lazy = LazyChoices(game)
+    kinds: dict[str, list[Entry]] = {}
+    for e in lazy.entries:
+        if _raises_own_lead(game, e.action):
+            continue
+        kinds.setdefault(_kind(game, e.action), []).append(e)
+    while kinds:
+        names = sorted(kinds)
+        kind = rng.choices(names, [WEIGHTS.get(k, 1.0) for k in names])[0]
+        group = kinds[kind]
+        if kind == "dividend":
+            payout = [lazy.legal(e) for e in group
+                      if isinstance(e.action, Dividend) and e.action.kind == "payout"]
+            first = next((a for a in payout if a is not None), None)
+            if first is not None and rng.random() < 0.8:
+                assert isinstance(first, Action)
+                return first
+        order = list(group)
+        rng.shuffle(order)
+        pick = next((c for c in map(lazy.legal, order) if c is not None), None)
+        if pick is None:
+            del kinds[kind]
+            continue
+        if isinstance(pick, AmountRange):
+            return pick.at(rng.choice(pick.values()))
+        if isinstance(pick, RouteChoice):
+            return pick.best(game, budget_nodes=route_budget)
+        return pick
+    raise RuntimeError(f"no legal action in {game.round.label} "
+                       f"({game.round.step_name(game)})")
 
 
 def _kind(game: Game, choice: Choice) -> str:
@@ -110,10 +151,12 @@ def random_setup(title: str, rng: random.Random) -> tuple[int, tuple[str, ...]]:
 def play(title: str, seed: int, *, players: int | None = None,
          optional_rules: Sequence[str] | None = None, max_actions: int = 5000,
          rules: str = "reference",
-         on_action: Callable[[Game, Action], Any] | None = None) -> SelfPlayResult:
+         on_action: Callable[[Game, Action], Any] | None = None,
+         route_budget: int | None = ROUTE_BUDGET) -> SelfPlayResult:
     """Play one random game of ``title`` with ``seed`` (the game's and the choices' seed);
     ``players`` and ``optional_rules`` are drawn from the seed unless given; ``rules``
-    is the rule set (``"reference"`` or ``"seed"``).
+    is the rule set (``"reference"`` or ``"seed"``); ``route_budget``: the route
+    search's node budget (:data:`ROUTE_BUDGET`).
     ``on_action(game, action)`` runs after every action."""
     rng = random.Random(seed)
     n, opts = random_setup(title, rng)
@@ -126,8 +169,8 @@ def play(title: str, seed: int, *, players: int | None = None,
     game.keep_history = False
     count = 0
     while not game.is_terminal and count < max_actions:
-        action = choose(game, rng)
-        game.process(action)
+        action = choose(game, rng, route_budget)
+        game.process(action, atomic=False)  # legal by construction: no snapshot to undo to
         count += 1
         if on_action is not None:
             on_action(game, action)

@@ -42,7 +42,13 @@ from rhineland.board.legality.rules import (
     TokenSpot,
     remap_tokens,
 )
-from rhineland.board.legality.tile_lays import check_tile_lay, legal_special_lays, legal_tile_lays
+from rhineland.board.legality.tile_lays import (
+    check_tile_lay,
+    legal_special_lays,
+    legal_tile_lays,
+    passes_restriction,
+    tile_lay_options,
+)
 from rhineland.board.legality.tokens import check_token, legal_tokens
 
 __all__ = [
@@ -57,5 +63,7 @@ __all__ = [
     "legal_special_lays",
     "legal_tile_lays",
     "legal_tokens",
+    "passes_restriction",
     "remap_tokens",
+    "tile_lay_options",
 ]

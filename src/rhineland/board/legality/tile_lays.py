@@ -124,11 +124,14 @@ def _max_revenue(tile: Tile, part: int) -> int:
 
 
 def _normal_candidates(
-    ctx: LayContext, hex_id: str, conn: Connectivity, only: tuple[str, int] | None = None
+    ctx: LayContext, hex_id: str, conn: Connectivity, only: tuple[str, int] | None = None,
+    restricted: bool = True,
 ) -> list[Lay]:
     """Normal lays on one hex: offered (phase colours, rotations) and accepted.
 
-    ``only`` = ``(tile name, rotation)`` checks just that lay (same rules, less work).
+    ``only`` = ``(tile name, rotation)`` checks just that lay (same rules, less work);
+    ``restricted`` False leaves out the last check, the track restriction
+    (:func:`passes_restriction`).
     """
     rules = ctx.rules
     reach = conn.hexes.get(hex_id)
@@ -155,9 +158,18 @@ def _normal_candidates(
         if cost > ctx.cash:
             continue
         for r in rotations:
-            if _restriction_error(ctx, hex_id, new, r) is None:
+            if not restricted or _restriction_error(ctx, hex_id, new, r) is None:
                 out.append(Lay(hex_id, name, r, cost))
     return out
+
+
+def passes_restriction(ctx: LayContext, lay: Lay) -> bool:
+    """Whether a lay of :func:`tile_lay_options` passes the track restriction ("must
+    use new track", the last check of a normal lay; a special lay is checked in full
+    already): it is then one of :func:`legal_tile_lays`."""
+    if lay.special:
+        return True
+    return _restriction_error(ctx, lay.hex, ctx.data.tiles[lay.tile], lay.rotation) is None
 
 
 def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -> list[Lay]:
@@ -203,7 +215,11 @@ def _joins_network(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) 
 def _walks_any(
     ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int, indices: Iterable[int]
 ) -> bool:
-    """With ``new_tile`` laid on ``hex_id``, does the network walk one of these of its paths?"""
+    """With ``new_tile`` laid on ``hex_id``, does the network walk one of these of its paths?
+
+    Known without a walk where a token city of the new tile holds one of the paths, or
+    where the walk of the board as it stands first enters the hex by one of them
+    (:func:`_entered_by`); else walked with the new tile until one is found."""
     wanted = frozenset(indices)
     if not wanted:
         return False
@@ -216,6 +232,10 @@ def _walks_any(
         if (ctx.entity in syms and ci < len(new.cities)
                 and wanted.intersection(new.node_paths.get(new.cities[ci], ()))):
             return True
+    own = any(ctx.entity in syms for syms in seats.values()) or any(
+        ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id)
+    if not own and _entered_by(ctx, hex_id, new, wanted):
+        return True  # no token of the entity on the hex: often known without the walk
     targets = frozenset((hex_id, i) for i in wanted)
     conn = compute_connectivity(
         ctx.board,
@@ -227,17 +247,44 @@ def _walks_any(
     return bool(targets & conn.paths)
 
 
+def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
+                wanted: frozenset[int]) -> bool:
+    """Whether the network walk with the new tile on ``hex_id`` (``new``) surely walks
+    one of its ``wanted`` paths, known from the walk of the board as it stands: where
+    the entity has no token on the hex (the caller's condition), that walk is the same
+    until it first finds track on the hex
+    (:meth:`~rhineland.board.graph.Connectivity.first_looks`), and there it walks every
+    path of the new tile on that edge with that gauge.  False: not known so (or that
+    walk is not at hand: listing lays makes it, checking one lay does not)."""
+    conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
+    if conn is None:
+        return False  # the whole walk would cost more than it saves (one lay checked)
+    looks = conn.first_looks(hex_id)
+    for back, gauge in looks or ():
+        found = [pi for pi in new.edge_paths.get(back, ()) if new.paths[pi].gauge == gauge]
+        if found:
+            return not wanted.isdisjoint(found)
+    return False
+
+
 def legal_tile_lays(ctx: LayContext) -> list[Lay]:
     """Every legal tile lay for ``ctx.entity`` now, sorted by hex, tile, rotation, special.
 
     Includes the special lays of the private companies its president may use
     (``Lay.special`` names the company).  See the module docstring for the rules.
     """
+    return [lay for lay in tile_lay_options(ctx) if passes_restriction(ctx, lay)]
+
+
+def tile_lay_options(ctx: LayContext) -> list[Lay]:
+    """:func:`legal_tile_lays` before the last check of the normal lays, the track
+    restriction (:func:`passes_restriction`, a network walk each): a superset, in the
+    same order (for a caller that needs only some of the legal lays)."""
     conn = ctx.connectivity()
     out: list[Lay] = []
     for hex_id in ctx.data.map.hexes:
         if hex_id in conn.hexes:
-            out.extend(_normal_candidates(ctx, hex_id, conn))
+            out.extend(_normal_candidates(ctx, hex_id, conn, restricted=False))
     for ability in ctx.rules.special_abilities(ctx):
         for hex_id in ability.hexes:
             out.extend(_special_candidates(ctx, ability, hex_id))

@@ -15,7 +15,7 @@ compared with a listed one.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -100,11 +100,15 @@ class RouteChoice:
         """``"run_routes"``."""
         return RunRoutes.TYPE
 
-    def best(self, game: Game) -> RunRoutes:
-        """The best routes (:func:`rhineland.routes.search.best_routes`) as an action."""
+    def best(self, game: Game, budget_nodes: int | None = None) -> RunRoutes:
+        """The best routes (:func:`rhineland.routes.search.best_routes`) as an action.
+
+        ``budget_nodes``: search in the anytime mode (the best run found within about
+        that many search nodes: a legal run, not always the most valuable); ``None``:
+        the exact best."""
         from rhineland.routes.search import best_routes
 
-        found = best_routes(game, self.entity)
+        found = best_routes(game, self.entity, budget_nodes=budget_nodes)
         routes: Any = tuple(found.to_export())
         return RunRoutes(entity=self.entity, entity_type=self.entity_type, routes=routes)
 
@@ -144,6 +148,16 @@ class Listed:
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """A decision listed by a module that lists exactly the legal ones once ``check``
+    (its last, costly check) says yes: checked only when the decision is looked at (a
+    tile lay and its track restriction)."""
+
+    choice: Choice
+    check: Callable[[], bool]
+
+
+@dataclass(frozen=True)
 class Ladder:
     """Candidate actions ordered by cost (e.g. one corporation's pars, cheapest cell
     first): once one is refused for a reason other than ``skip`` (a rule about that one
@@ -154,9 +168,9 @@ class Ladder:
     skip: frozenset[str] = frozenset()
 
 
-Candidate = Action | AmountSpan | Listed | Ladder
+Candidate = Action | AmountSpan | Listed | Deferred | Ladder
 """What a generator proposes: an action to try, an amount span to narrow, a listed
-decision, or a ladder of actions by cost."""
+decision (with a last check or without), or a ladder of actions by cost."""
 
 _BASE = ("id", "created_at", "user", "auto_actions", "extra", "key_order")
 

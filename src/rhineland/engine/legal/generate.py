@@ -10,7 +10,9 @@ merger round) list theirs.  Candidates are a superset of what the rules allow;
 checks ``process`` makes).  This module holds the candidate builders the steps
 share (share bundles, pars, trains, lays, tokens).  Tile lays and token
 placements come from the board legality module, which lists exactly the legal
-ones (checked against the reference engine): they are not tried.
+ones (checked against the reference engine): they are not tried (a tile lay's
+last check, the track restriction, is made when it is looked at:
+:class:`~rhineland.engine.legal.choices.Deferred`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from rhineland.engine.legal.choices import (
     AmountSpan,
     Candidate,
     Choice,
+    Deferred,
     Ladder,
     Listed,
     RouteChoice,
@@ -100,6 +103,9 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
     for c in cands:
         if isinstance(c, Listed):
             out.append(c.choice)
+        elif isinstance(c, Deferred):
+            if c.check():
+                out.append(c.choice)
         elif isinstance(c, AmountSpan):
             rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
             if rng is not None:

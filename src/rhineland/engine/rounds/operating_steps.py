@@ -102,11 +102,18 @@ class TrackStep(OperatingStep):
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Every legal lay (the board legality module: tile and rotation, a private's
-        too), and pass."""
+        too; the track restriction checked lazily, :class:`Deferred`), and pass."""
+        from functools import partial
+
+        from rhineland.board.legality import passes_restriction
+        from rhineland.engine.legal.choices import Deferred
         from rhineland.engine.legal.generate import entity_type, lay_action
 
-        out: list[Candidate] = [Listed(lay_action(game, entity, lay))
-                                for lay in game.legal_tile_lays()]
+        out: list[Candidate] = []
+        ctx, lays = game.tile_lay_options()
+        if ctx is not None:  # the track restriction is checked when a lay is looked at
+            out.extend(Deferred(lay_action(game, entity, lay),
+                                partial(passes_restriction, ctx, lay)) for lay in lays)
         out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
         return out
 

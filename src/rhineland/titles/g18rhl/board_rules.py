@@ -31,6 +31,8 @@ the reference engine's 18Rhl track/token steps.
 
 from __future__ import annotations
 
+import functools
+
 from rhineland.board.board import Board
 from rhineland.board.legality import (
     BoardRules,
@@ -267,6 +269,8 @@ class RhlBoardRules(BoardRules):
         return None
 
 
+@functools.lru_cache(maxsize=64)
 def _phase_number(name: str) -> int:
+    """The number in a phase name (``"3"`` -> 3, ``"4+4"`` -> 44; none: 0), memoised."""
     digits = "".join(ch for ch in name if ch.isdigit())
     return int(digits) if digits else 0
