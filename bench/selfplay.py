@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rhineland.board import legality
 from rhineland.engine import game as game_module
 from rhineland.engine.legal import generate, trial
 from rhineland.routes import search
@@ -62,8 +63,8 @@ def install_timers() -> None:
     game_module.State.clone = _timed("copy", game_module.State.clone)  # type: ignore[method-assign]
     game_module.Game.tile_lay_options = _timed(  # type: ignore[method-assign]
         "tile_lays", game_module.Game.tile_lay_options)
-    generate.passes_restriction = _timed(  # type: ignore[assignment]
-        "tile_restriction", generate.passes_restriction)
+    legality.passes_restriction = _timed(  # type: ignore[assignment]
+        "tile_restriction", legality.passes_restriction)
     trial.Trial.refusal = _timed("trials", trial.Trial.refusal)  # type: ignore[method-assign]
 
 
