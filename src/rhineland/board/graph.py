@@ -25,7 +25,8 @@ Rules modelled here (as the reference engine applies them):
   counts all its linked edges), the nodes reached (token cities included) and
   the paths walked.
 
-:func:`connectivity` caches by ``(board, board.version, entity)``.  The walk
+:func:`connectivity` caches by ``(board.version, entity, rules)`` (a board's clones share
+its version while their tiles and tokens are the same).  The walk
 keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
 walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
 network only until it touches the lay's hex), and only complete walks are cached.
@@ -419,11 +420,16 @@ class _Walk:
 _OPPOSITE = tuple(opposite(e) for e in range(6))
 
 
-_CACHE: dict[tuple[int, str, int], tuple[Board, int, Connectivity]] = {}
+_CACHE: dict[tuple[int, str, int], tuple[BoardRulesLike, Connectivity]] = {}
+"""Complete walks by ``(board.version, entity, id(rules))``.  A version is unique across
+all boards and clones and renewed on every tile and token change, so the boards that
+share one (a board and its clones, e.g. the copies the legal-action trials make) hold
+the same tiles and tokens: they share the walk."""
 
 
 def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
-    """:func:`compute_connectivity`, cached by board object, ``board.version``, entity, rules."""
+    """:func:`compute_connectivity`, cached by ``board.version`` (shared by clones), entity
+    and rules."""
     conn = known_connectivity(board, entity, rules)
     if conn is None:
         conn = compute_connectivity(board, entity, rules)
@@ -432,10 +438,11 @@ def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivi
 
 
 def known_connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity | None:
-    """``entity``'s whole network on ``board`` now if it was walked already, else None."""
-    got = _CACHE.get((id(board), entity, id(rules)))
-    if got is not None and got[0] is board and got[1] == board.version:
-        return got[2]
+    """``entity``'s whole network on ``board`` now if it was walked already (on this board
+    or a board of the same version), else None."""
+    got = _CACHE.get((board.version, entity, id(rules)))
+    if got is not None and got[0] is rules:
+        return got[1]
     return None
 
 
@@ -446,7 +453,7 @@ def remember_connectivity(board: Board, rules: BoardRulesLike, conn: Connectivit
         return
     if len(_CACHE) > 512:
         _CACHE.clear()
-    _CACHE[(id(board), conn.entity, id(rules))] = (board, board.version, conn)
+    _CACHE[(board.version, conn.entity, id(rules))] = (rules, conn)
 
 
 def walk_from(board: Board, entity: str, rules: BoardRulesLike, start: NodeRef) -> Connectivity:

@@ -131,6 +131,9 @@ class PriceGrid:
 
 BID_GRID = PriceGrid(5, 600)
 PRICE_GRID = PriceGrid(10, 1000)
+_LEVELLED = frozenset({"bid", "buy_train_company", "buy_company"})
+"""Blocks whose slots end in the price level, innermost: price level ``k``'s code is
+level 0's + ``k``."""
 
 
 class CodecError(Exception):
@@ -144,12 +147,14 @@ class LegalCodes:
 
     ``codes`` lists the codes in the order of ``game.legal_actions()``; ``mask`` is a
     ``(size,)`` int8 array, 1 exactly at those codes.  :meth:`action` gives the action
-    of a code (a run's best routes are searched on first use)."""
+    of a code (a run's best routes are searched on first use, a price level's action is
+    made on first use).  ``by_code`` maps each legal code to its action, its route
+    choice, or ``(range, amount)`` for an amount of a range (:meth:`action` makes it)."""
 
     game: Game
     codes: list[int]
     mask: npt.NDArray[np.int8]
-    by_code: dict[int, Action | RouteChoice]
+    by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int]]
     _routes: dict[int, Action] = field(default_factory=dict)
 
     def action(self, code: int) -> Action:
@@ -160,7 +165,14 @@ class LegalCodes:
             if code not in self._routes:
                 self._routes[code] = got.best(self.game)
             return self._routes[code]
+        if isinstance(got, tuple):
+            return got[0].at(got[1])
         return got
+
+    def choice(self, code: int) -> Action | RouteChoice:
+        """The legal action of ``code``, a run as its route choice (no search)."""
+        got = self.by_code[code]
+        return got[0].at(got[1]) if isinstance(got, tuple) else got
 
     def __contains__(self, code: object) -> bool:
         return code in self.by_code
@@ -324,33 +336,50 @@ class ActionCodec:
         """(code, action) for every legal action at ``game``'s position, in the order
         of ``game.legal_actions()`` (a range as its grid amounts, the route choice as
         itself).  Raises :class:`CodecError` when a code is missing or repeated."""
-        out: list[tuple[int, Action | RouteChoice]] = []
-        for c in game.legal_actions():
-            if isinstance(c, RouteChoice):
-                out.append((self._code("run_routes", ()), c))
-            elif isinstance(c, AmountRange):
-                grid = BID_GRID if c.type == "bid" else PRICE_GRID
-                for _, amount in grid.amounts(c.min, c.max):
-                    a = c.at(amount)
-                    out.append((self.code_of(game, a, c), a))
-            else:
-                out.append((self.code_of(game, c), c))
-        return out
+        legal = self.legal(game)
+        return [(code, legal.choice(code)) for code in legal.codes]
 
     def legal(self, game: Game) -> LegalCodes:
         """The legal actions at ``game``'s position with their codes and the mask.
-        Raises :class:`CodecError` if two legal actions would share a code."""
-        pairs = self.expand(game)
-        by_code: dict[int, Action | RouteChoice] = {}
-        for code, a in pairs:
-            if code in by_code:
-                raise CodecError(f"two legal actions share code {code} "
-                                 f"{self.describe(code)}: {by_code[code]!r} and {a!r}")
-            by_code[code] = a
+        Raises :class:`CodecError` if two legal actions would share a code.
+
+        An amount range's grid amounts above its lowest have the codes right after the
+        lowest one's (the price level is the innermost part of those blocks' slots, and
+        nothing else in the slot depends on the amount): their codes are counted, not
+        looked up, and their actions made only when asked (:meth:`LegalCodes.action`)."""
+        by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int]] = {}
+        codes: list[int] = []
+        for c in game.legal_actions():
+            if isinstance(c, RouteChoice):
+                self._add(by_code, codes, self._code("run_routes", ()), c)
+            elif isinstance(c, AmountRange):
+                grid = BID_GRID if c.type == "bid" else PRICE_GRID
+                amounts = grid.amounts(c.min, c.max)
+                _, lo = next(amounts)
+                base = self.code_of(game, c.at(lo), c)
+                self._add(by_code, codes, base, (c, lo))
+                if self._slots[base][0] in _LEVELLED:
+                    for k, amount in amounts:
+                        self._add(by_code, codes, base + k, (c, amount))
+                else:  # looked up one by one
+                    for _, amount in amounts:
+                        self._add(by_code, codes, self.code_of(game, c.at(amount), c),
+                                  (c, amount))
+            else:
+                self._add(by_code, codes, self.code_of(game, c), c)
         mask = np.zeros(self.size, dtype=np.int8)
-        codes = [c for c, _ in pairs]
         mask[codes] = 1
         return LegalCodes(game, codes, mask, by_code)
+
+    def _add(self, by_code: dict[int, Any], codes: list[int], code: int, what: Any) -> None:
+        if code in by_code:
+            def show(x: Any) -> Any:
+                return x[0].at(x[1]) if isinstance(x, tuple) else x
+            raise CodecError(f"two legal actions share code {code} "
+                             f"{self.describe(code)}: {show(by_code[code])!r} and "
+                             f"{show(what)!r}")
+        by_code[code] = what
+        codes.append(code)
 
     def encode(self, game: Game, action: Action) -> int:
         """The code of ``action`` at ``game``'s position: the listed legal action that
@@ -360,7 +389,8 @@ class ActionCodec:
         of the listed legal actions (an amount off the grid included)."""
         legal = self.legal(game)
         key = choice_key(game, action)
-        for code, a in legal.by_code.items():
+        for code in legal.codes:
+            a = legal.choice(code)
             if isinstance(a, RouteChoice):
                 if a.contains(action, game):
                     return code

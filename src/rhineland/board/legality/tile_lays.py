@@ -53,8 +53,8 @@ def _rotation_ok(
     new = geometry(new_tile, rotation)
     if not ctx.rules.rotation_allowed(ctx, hex_id, new):
         return False
-    reach_set = set(reach)
-    if not any(e in reach_set for e in new.exits):
+    reach_set = reach if isinstance(reach, frozenset | set) else set(reach)
+    if reach_set.isdisjoint(new.exits):
         return False
     return _fits(ctx, hex_id, new_tile, rotation)
 
