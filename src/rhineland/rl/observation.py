@@ -105,6 +105,8 @@ class ObservationEncoder:
         self._corp_index = {s: i for i, s in enumerate(self.corps)}
         self._minor_index = {s: i for i, s in enumerate(self.minors)}
         self._train_index = {t: i for i, t in enumerate(self.train_names)}
+        self._board_cache: tuple[int, npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                 npt.NDArray[np.float32]] | None = None
         self.num_phases = max(len(d.phases) for d in datas)
         c, m, q, t, h = (len(self.corps), len(self.minors), len(self.privates),
                          len(self.train_names), len(self.hexes))
@@ -149,6 +151,36 @@ class ObservationEncoder:
     def encode_dict(self, game: Game, seat: int) -> dict[str, npt.NDArray[np.float32]]:
         """:meth:`encode` as its dict view."""
         return self.as_dict(self.encode(game, seat))
+
+    def _board_part(self, game: Game, v: dict[str, npt.NDArray[np.float32]]) -> None:
+        """Fill the ``hexes``, ``hex_tile`` and ``tokens`` segments from the board: computed
+        once per board version (a version is renewed on every tile and token change and
+        unique across boards) and copied after that."""
+        board = game.board
+        cached = self._board_cache
+        if cached is None or cached[0] != board.version:
+            hexes = np.zeros_like(v["hexes"])
+            hex_tile = np.zeros_like(v["hex_tile"])
+            tokens = np.zeros_like(v["tokens"])
+            hex_index = self._hex_index
+            for hid, placed in board.tiles.items():
+                hi = hex_index[hid]
+                color = placed.tile.color
+                hexes[hi, COLORS.index(color) if color in COLORS else len(COLORS)] = 1
+                hexes[hi, -1] = placed.rotation / 5
+                hex_tile[hi] = self._tile_index.get(placed.tile.name, 0) / len(self.tiles)
+            nc = len(self.corps)
+            for (hid, _), syms in board.tokens.items():
+                hi = hex_index[hid]
+                for s in syms:
+                    if s in self._corp_index:
+                        tokens[hi, self._corp_index[s]] += 1
+                    elif s in self._minor_index:
+                        tokens[hi, nc + self._minor_index[s]] += 1
+            cached = self._board_cache = (board.version, hexes, hex_tile, tokens)
+        v["hexes"][...] = cached[1]
+        v["hex_tile"][...] = cached[2]
+        v["tokens"][...] = cached[3]
 
     def encode(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
         """The ``(size,)`` float32 vector of ``game`` seen from ``seat`` (0-based seat
@@ -242,21 +274,5 @@ class ObservationEncoder:
             v["depot"][self._train_index[t.name], 0] += 1
         for t in game.discarded_trains():
             v["depot"][self._train_index[t.name], 1] += 1
-        hexes, hex_tile = v["hexes"], v["hex_tile"]
-        hex_index = self._hex_index
-        for hid, placed in game.board.tiles.items():
-            hi = hex_index[hid]
-            color = placed.tile.color
-            hexes[hi, COLORS.index(color) if color in COLORS else len(COLORS)] = 1
-            hexes[hi, -1] = placed.rotation / 5
-            hex_tile[hi] = self._tile_index.get(placed.tile.name, 0) / len(self.tiles)
-        tokens = v["tokens"]
-        nc = len(self.corps)
-        for (hid, _), syms in game.board.tokens.items():
-            hi = hex_index[hid]
-            for s in syms:
-                if s in self._corp_index:
-                    tokens[hi, self._corp_index[s]] += 1
-                elif s in self._minor_index:
-                    tokens[hi, nc + self._minor_index[s]] += 1
+        self._board_part(game, v)
         return flat
