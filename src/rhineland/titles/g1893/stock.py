@@ -369,7 +369,7 @@ class CologneStock(Title):
         engine offers, sell a bond, buy a Starting Package item or the next bond
         (under the certificate limit: over the holding limit only), or buy shares while
         FdSD could be exchanged for RAG; with any of these open they may also pass
-        (generated2 g522 #509: 13 of 12 certificates, a bond held, a pass)."""
+        (generated2 g522 #510: at 13 of 12 certificates with two bonds, a pass)."""
         out: set[str] = set()
         if self.can_sell_bond(game, rnd, player):
             out |= {SellCompany.TYPE, "pass"}
