@@ -1118,3 +1118,101 @@ def test_minor_buys_from_a_minor_from_phase_3() -> None:
     game = position("g07", 19)
     assert (current(game), step(game), game.phase.name) == ("KSZ", "buy_train", "2")
     assert rejected(game, BuyTrain(**mi("KSZ"), train="2-1", price=10)) == "train.from_other"
+
+
+# -- certificate and holding limits: a player over a limit sells first ------------------
+
+
+def legal_types(game: Game) -> set[str]:
+    """The action types of the legal decisions now."""
+    return {str(a.type) for a in game.legal_actions()}
+
+
+@needs_shared
+def test_a_player_over_the_certificate_limit_must_sell_before_passing() -> None:
+    """Certificate limit (issue 9): a player holding more certificates than the limit who
+    can sell a share bundle may only sell (no pass, no buy) until under it; at the limit
+    the pass is open again (reference ``must_sell?``).  generated2 g510 after action
+    472: 1001 holds 14 of 12 certificates after the HGK founding; sells RSE_7 (#473,
+    13/12, still no pass), HGK_7 (#474, 12/12), then passes (#475)."""
+    name = "generated2/g510"
+    game = position(name, 472)
+    p1 = game.player(1001)
+    assert current(game) == 1001 and p1.companies == []
+    assert game.round.cert_count(game, p1) == 14  # type: ignore[attr-defined]
+    assert game.title.cert_limit(game) == 12
+    assert legal_types(game) == {"sell_shares"}
+    assert rejected(game, Pass(entity=1001)) == "stock.must_sell"
+    market = [c.id for c in game.corporation("DE").certs_of(MARKET)]
+    assert rejected(game, BuyShares(entity=1001, shares=(market[0],), percent=10)) == (
+        "stock.must_sell")
+    game.process(fixture_action(name, 473))
+    assert game.round.cert_count(game, game.player(1001)) == 13  # type: ignore[attr-defined]
+    assert rejected(game, Pass(entity=1001)) == "stock.must_sell"
+    game.process(fixture_action(name, 474))
+    assert game.round.cert_count(game, game.player(1001)) == 12  # type: ignore[attr-defined]
+    assert "pass" in legal_types(game)
+    game.process(fixture_action(name, 475))
+    assert current(game) != 1001
+
+
+@needs_shared
+def test_a_player_over_the_limit_holding_a_bond_may_sell_it_or_pass() -> None:
+    """Certificate limit and bonds (issue 9): over the limit, a bond holder is offered the
+    bond sale and the pass besides share sales, as the reference engine offers them; no
+    share buy or par.  generated2 g522 after action 509: 1003 holds 13 of 12
+    certificates with AdSK-4 and AdSK-5 and passes (#510)."""
+    name = "generated2/g522"
+    game = position(name, 509)
+    p3 = game.player(1003)
+    assert current(game) == 1003 and p3.companies == ["AdSK-4", "AdSK-5"]
+    assert game.round.cert_count(game, p3) == 13  # type: ignore[attr-defined]
+    assert legal_types(game) == {"sell_shares", "sell_company", "pass"}
+    game.process(fixture_action(name, 510))
+    assert current(game) != 1003
+
+
+@needs_shared
+def test_fdsd_gives_its_owner_a_turn_only_while_rag_can_be_parred_or_exchanged() -> None:
+    """FdSD (issue 9): owning the open FdSD keeps its owner in the stock round only while
+    RAG can still be parred with it or RAG shares lie in the market to exchange for.
+    released g23 after action 251: 1001 (29M, 10 of 9 certificates) owns FdSD, RAG has
+    no share in the market: nothing is left to buy (1001 must still sell)."""
+    game = position("released/g23", 251)
+    p1 = game.player(1001)
+    rnd = game.round
+    assert current(game) == 1001 and game.private("FdSD").owner == 1001
+    assert game.corporation("RAG").ipoed and not game.corporation("RAG").certs_of(MARKET)
+    assert not game.title.can_buy_any(game, rnd, p1)  # type: ignore[arg-type]
+    assert game.title.must_sell(game, rnd, p1)  # type: ignore[arg-type]
+    assert legal_types(game) == {"sell_shares"}
+
+
+@needs_shared
+def test_a_player_above_60_percent_of_a_corporation_must_sell_it_down() -> None:
+    """Holding limit (issue 9): a player holding more than 60% of a corporation (here
+    given one more share by hand: in play, after an exchange or a merger) who can sell
+    may only sell until back at 60% (under the certificate limit with a bond to buy,
+    the reference would also offer that buy and the pass).  generated2 g501 after
+    action 439 (SR 7): 1002 (8 certificates, 300M, a bond sold this round) holds 60% of
+    HGK; HGK_1 from the market makes 70%."""
+    from rhineland.engine.shares import give
+
+    game = position("generated2/g501", 439)
+    assert current(game) == 1002 and percents(game, "HGK")[1002] == 60
+    give(game, game.corporation("HGK").certificates[next(
+        i for i, c in enumerate(game.corporation("HGK").certificates) if c.id == "HGK_1")],
+        1002)
+    p2 = game.player(1002)
+    rnd = game.round
+    assert percents(game, "HGK")[1002] == 70
+    assert game.title.must_sell(game, rnd, p2)  # type: ignore[arg-type]
+    assert game.round.cert_count(game, p2) == 9  # type: ignore[attr-defined]
+    # a bond sold this round: no bond to buy, so share sales only (no pass)
+    assert p2.cash == 300 and "AdSK" in rnd.sold[1002]  # type: ignore[attr-defined]
+    assert legal_types(game) == {"sell_shares"}
+    assert rejected(game, Pass(entity=1002)) == "stock.must_sell"
+    game.process(next(a for a in game.legal_actions()
+                      if a.type == "sell_shares" and a.shares == ("HGK_6",)))  # type: ignore[union-attr]
+    assert percents(game, "HGK")[1002] == 60
+    assert "pass" in legal_types(game)

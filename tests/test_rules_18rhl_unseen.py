@@ -283,3 +283,31 @@ def test_two_stops_in_a_row_in_a_gray_metropolis_count_once_less_10() -> None:
     assert res.revenue == 440
     assert "D9-1" in res.stops and "D9-0" not in res.stops
     assert [b.amount for b in res.bonuses if b.name == "trajekt"] == [-10]
+
+
+# -- the certificate limit: a player over it sells first -------------------------------
+
+
+@needs_shared
+def test_a_player_over_the_certificate_limit_sells_before_anything_else() -> None:
+    """Certificate limit: a player holding more certificates than the limit who can
+    sell may only sell, no pass and no buy, until under it (the reference's
+    ``must_sell?``).  generated2 g412 after action 564 (SR 11): 1002 holds 21 of 20
+    certificates; the sale of RhE_5 (#565) brings them to 20 and the pass (#566) is
+    open again."""
+    name = "generated2/g412"
+    game = REF.position(name, 564)
+    p2 = game.player(1002)
+    assert (label(game), current_id(game)) == ("SR 11", 1002)
+    assert game.round.cert_count(game, p2) == 21  # type: ignore[attr-defined]
+    assert game.title.cert_limit(game) == 20
+    choices = game.legal_actions()
+    assert len(choices) == 7 and {a.type for a in choices} == {"sell_shares"}
+    with pytest.raises(GameError) as err:
+        game.process(Pass(entity=1002))
+    assert err.value.rule == "stock.must_sell"
+    game.process(REF.action(name, 565))
+    assert game.round.cert_count(game, game.player(1002)) == 20  # type: ignore[attr-defined]
+    assert "pass" in {a.type for a in game.legal_actions()}
+    game.process(REF.action(name, 566))
+    assert current_id(game) == 1001

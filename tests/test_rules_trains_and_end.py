@@ -140,3 +140,25 @@ def test_bank_breaks_and_the_set_of_operating_rounds_is_finished() -> None:
     assert {p.id: game.player_value(p) for p in game.players} == {
         579: 9939, 635: 8729, 13627: 9115,
     }
+
+
+def test_a_bank_paying_out_its_last_mark_is_not_broken_until_it_cannot_pay() -> None:
+    """The bank breaks when it cannot pay in full (the reference's ``check_cash``: the
+    amount exceeds its cash), not when a payment leaves it at exactly 0M.  Action 556
+    (OR 9.1) is BME's payout of 660M from a bank holding 302M (it breaks at -358M).  With
+    the bank set (by the test) to exactly 660M it ends at 0M, unbroken and with no game
+    end triggered; set to 659M it breaks at -1M and the end is triggered."""
+    if not END_BANK.exists():
+        pytest.skip(f"reference games not found at {SHARED}")
+    payout = next(a for a in load_export(END_BANK).actions if a.id == 556)
+    game = game_before(556)
+    assert game.bank.cash == 302
+    game.process(payout, atomic=False)
+    assert game.bank.cash == 302 - 660
+    for cash, broken in ((660, False), (659, True)):
+        game = game_before(556)
+        game.state.bank.cash = cash
+        game.process(payout, atomic=False)
+        assert game.bank.cash == cash - 660
+        assert game.bank.broken is broken
+        assert game.state.end_trigger == (("bank", "full_or") if broken else None)

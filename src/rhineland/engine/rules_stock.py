@@ -216,9 +216,37 @@ class StockRules:
         return True
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
-        """Whether ``player`` can sell anything now: before buying, a bundle of an operated
-        corporation that fits in the market pool (:meth:`sale_bundle_percents`).  Title
-        hook; 1893 adds bonds, none in SR 1."""
+        """Whether ``player`` can sell anything now (by default a share bundle:
+        :meth:`can_sell_shares`).  Title hook; 1893 adds bonds."""
+        return self.can_sell_shares(game, rnd, player)
+
+    def must_sell(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` must sell shares before anything else in their stock-round
+        turn: they hold more certificates than the limit, or more than a corporation's
+        holding limit (60%) of it, and some share sale is possible now.  The turn then
+        offers share sales only (plus the title's :meth:`actions_while_must_sell`), no
+        pass: the reference engine's ``must_sell?`` (a player over a limit after a
+        merger, an exchange or a presidency change sells down first)."""
+        if not self.can_sell_shares(game, rnd, player):
+            return False
+        if rnd.cert_count(game, player) > self.cert_limit(game):
+            return True
+        return any(
+            c.percent_of(player.id) > c.spec.max_ownership_percent
+            for c in game.corporations.values() if not c.closed
+        )
+
+    def actions_while_must_sell(self, game: Game, rnd: StockRound,
+                                player: Player) -> frozenset[str]:
+        """Action types ``player`` may take besides share sales while they must sell
+        (:meth:`must_sell`).  Title hook; default none (18Rhl: sell until under the
+        limits, no pass)."""
+        return frozenset()
+
+    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` can sell a share bundle now: before buying, a bundle of an
+        operated corporation that fits in the market pool (:meth:`sale_bundle_percents`).
+        Title hook; 1893: none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)

@@ -122,8 +122,9 @@ class Title(StockRules, OperatingRules, TrainRules):
         pass
 
     def after_action(self, game: Game, action: Action) -> None:
-        """After each game action: a bank at 0M or less (no end triggered yet) breaks,
-        and the game ends after the last OR of the set (``full_or``).  Title hook."""
-        if game.bank.cash <= 0 and game.state.end_trigger is None:
-            game.bank.broken = True
+        """After each game action: once the bank has broken (a payment it could not make
+        in full, :meth:`~rhineland.engine.game.Game.pay`; a payment that leaves it at
+        exactly 0M does not break it, as the reference's ``check_cash``), the game end is
+        triggered: it ends after the last OR of the set (``full_or``).  Title hook."""
+        if game.bank.broken and game.state.end_trigger is None:
             game.state.end_trigger = ("bank", "full_or")

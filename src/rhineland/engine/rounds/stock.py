@@ -94,11 +94,31 @@ class StockRound(Round):
         sale, buy or par; 1893's bonds and privates before it).  Raises ``GameError``
         when it is not the player's turn or illegal."""
         entity = self.current_entity(game)
+        self.check_must_sell(game, entity, action)
         for step in game.title.stock_steps(game):
             if step.takes(game, self, entity, action):
                 step.process(game, self, entity, action)
                 return
         raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+
+    def check_must_sell(self, game: Game, player: Player, action: Action) -> None:
+        """While ``player`` must sell (over the certificate or holding limit,
+        :meth:`~rhineland.engine.rules_stock.StockRules.must_sell`), only share sales and
+        the title's exceptions are open to them.  Raises ``GameError``
+        [``stock.must_sell``]."""
+        if action.entity != player.id or action.type == SellShares.TYPE:
+            return
+        if not game.title.must_sell(game, self, player):
+            return
+        if action.type in game.title.actions_while_must_sell(game, self, player):
+            return
+        limit = game.title.cert_limit(game)
+        raise GameError(
+            f"{player.name} holds {self.cert_count(game, player)} certificates (limit "
+            f"{limit}) or more than a corporation's holding limit and must sell shares "
+            "first",
+            "stock.must_sell",
+        )
 
     def end_turn(self, game: Game, player: Player, *, passed: bool, skip: bool = True,
                  for_priority: bool = True) -> None:

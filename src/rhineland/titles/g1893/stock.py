@@ -328,11 +328,56 @@ class CologneStock(Title):
 
     def can_sell_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Bonds can always be sold back (after the first SR); shares as usual."""
+        return self.can_sell_bond(game, rnd, player) or self.can_sell_shares(game, rnd, player)
+
+    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """No share is sold in the first SR; afterwards as usual."""
+        if game.state.turn == 1:
+            return False
+        return super().can_sell_shares(game, rnd, player)
+
+    def can_sell_bond(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` may sell a bond back now: they hold one, after the first
+        SR, before buying this turn."""
         if game.state.turn == 1 or rnd.bought_this_turn:
             return False
-        if any(is_bond(s) for s in player.companies):
-            return True
-        return super().can_sell_any(game, rnd, player)
+        return any(is_bond(s) for s in player.companies)
+
+    def can_buy_company(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` may buy an unsold Starting Package item or the next bond
+        now: not a first-SR passer, no buy yet this turn, under the certificate limit,
+        and one they can pay (no bond after selling one this round)."""
+        if player.id in cologne_state(game).first_sr_passers or rnd.bought_this_turn:
+            return False
+        if rnd.cert_count(game, player) >= self.cert_limit(game):
+            return False
+        offered = self.unsold_package(game)
+        if BONDS not in rnd.sold.get(player.id, set()):
+            offered += self.next_bond(game)
+        return any(game.private(s).spec.value <= player.cash for s in offered)
+
+    def can_exchange_fdsd(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` owns the open FdSD and may exchange it now for RAG shares
+        in the market (none bought yet this turn)."""
+        if rnd.bought_this_turn or not self.owns_fdsd(game, player.id):
+            return False
+        return any(not c.president for c in game.corporation("RAG").certs_of(MARKET))
+
+    def actions_while_must_sell(self, game: Game, rnd: StockRound,
+                                player: Player) -> frozenset[str]:
+        """A player who must sell shares (over a limit) may instead, as the reference
+        engine offers, sell a bond, buy a Starting Package item or the next bond
+        (under the certificate limit: over the holding limit only), or buy shares while
+        FdSD could be exchanged for RAG; with any of these open they may also pass
+        (generated2 g522 #510: at 13 of 12 certificates with two bonds, a pass)."""
+        out: set[str] = set()
+        if self.can_sell_bond(game, rnd, player):
+            out |= {SellCompany.TYPE, "pass"}
+        if self.can_buy_company(game, rnd, player):
+            out |= {BuyCompany.TYPE, "pass"}
+        if self.can_exchange_fdsd(game, rnd, player):
+            out |= {BuyShares.TYPE, "pass"}
+        return frozenset(out)
 
     def can_buy_any(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Whether ``player`` could buy anything: the FdSD exchange, a package item, a bond, shares.
@@ -343,13 +388,10 @@ class CologneStock(Title):
             return False
         if rnd.bought_this_turn:
             return False
-        fdsd = game.private("FdSD")
-        if fdsd.owner == player.id and not fdsd.closed:
-            return True  # the FdSD exchange is always an option
-        offered = self.unsold_package(game)
-        if BONDS not in rnd.sold.get(player.id, set()):
-            offered += self.next_bond(game)
-        under_limit = rnd.cert_count(game, player) < self.cert_limit(game)
-        if under_limit and any(game.private(s).spec.value <= player.cash for s in offered):
+        if self.owns_fdsd(game, player.id) and (
+            not game.corporation("RAG").ipoed or self.can_exchange_fdsd(game, rnd, player)
+        ):
+            return True  # RAG's par paid by FdSD, or the exchange for RAG market shares
+        if self.can_buy_company(game, rnd, player):
             return True
         return super().can_buy_any(game, rnd, player)
