@@ -383,6 +383,7 @@ class _Search:
         self._models: dict[str, TrainModel] = {}
         self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
+        self._spare: dict[str, list[Candidate]] = {}
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -428,6 +429,17 @@ class _Search:
         key) and cut to the candidates above the threshold, cached as the type's list."""
         tm = self.model(train)
         top = [0]
+        if not _walk_prunes(tm):
+            # no completion bound: a walk at any threshold visits the same paths, so keep
+            # every candidate worth more than 0 (up to SPARE_MAX) for the second pass
+            got[:] = enumerate_candidates(self.board, tm, self, threshold=0, budget=budget)
+            top[0] = max((c.ub for c in got), default=0)
+            theta = max(top[0] - margin(top[0]), 0)
+            if len(got) <= SPARE_MAX:
+                self._spare[tm.name] = got[:]
+            got[:] = [c for c in got if c.ub > theta]
+            self._install(tm, got)
+            return top[0], theta
 
         def improve(c: Candidate) -> int:
             got.append(c)
@@ -451,6 +463,11 @@ class _Search:
         threshold``."""
         tm = self.model(train)
         self._cands.pop(tm.name, None)
+        spare = self._spare.get(tm.name)
+        if spare is not None:  # the first walk kept them all: no second walk
+            got = [c for c in spare if c.ub > threshold]
+            self._install(tm, got)
+            return got
         return self.candidates(train, threshold, budget)
 
     def evaluate(self, tm: TrainModel, cand: Candidate) -> int:
@@ -550,12 +567,7 @@ def enumerate_candidates(
     steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
-    limited = any(lim < _UNLIMITED for lim in limits)
-    cb = (
-        _completion_bound(tm, bm)
-        if threshold is not None and not general and (limited or tm.all_pay)
-        else None
-    )
+    cb = _completion_bound(tm, bm) if threshold is not None and _walk_prunes(tm) else None
     theta = threshold if threshold is not None else -(1 << 60)
     chunk = 0
 
@@ -703,6 +715,19 @@ def enumerate_candidates(
     if budget is not None:
         budget.spend(chunk)
     return out
+
+
+SPARE_MAX = 100_000
+"""Most candidates a first walk without a completion bound keeps for the second pass
+(:meth:`_Search.first_pass`); beyond it the second pass walks again (memory bound)."""
+
+
+def _walk_prunes(tm: TrainModel) -> bool:
+    """Whether a walk of ``tm``'s train with a threshold cuts branches by the completion
+    bound (a limited or all-paying distance rule and no general distance check); if not,
+    every threshold visits the same paths."""
+    limited = any(lim < _UNLIMITED for lim in tm.limits)
+    return not tm.general and (limited or tm.all_pay)
 
 
 def _completion_bound(
