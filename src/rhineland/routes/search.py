@@ -572,6 +572,9 @@ def enumerate_candidates(
     chunk = 0
 
     all_pay = tm.all_pay
+    # the running sum is the default bound of a train paying every visit; a title's own
+    # route bound (18Rhl: a ferried run pays once) is asked instead
+    sum_ub = all_pay and type(tm.profile).route_bound is TitleProfile.route_bound
     if units is None:
         units = counter.units if counter is not None else UnitSets()
     unit_ids = units.ids
@@ -603,7 +606,7 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = acc + bonus(tm, path) if all_pay else bound(path, free)
+            ub = acc + bonus(tm, path) if sum_ub else bound(path, free)
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
@@ -1083,6 +1086,7 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
             # best - (what the other trains can earn at most): walk again where needed
             best = _total(best_pick)
             again = False
+            had = {n: len(lst) for n, lst in lists.items()}
             for j, t in enumerate(trains):
                 n = names[t]
                 theta = max(best - (root - tops[j]), 0)
@@ -1090,10 +1094,10 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
                     lists[n] = s.refill(t, theta, budget)
                     used_theta[n] = theta
                     again = True
-            if again:
+            if again:  # only runs with a candidate the first lists lacked are left
                 pruned = max(pruned, _branch_and_bound(
                     s, trains, names, models, budget, best_pick, best_real,
-                    [lists[names[t]] for t in trains]))
+                    [lists[names[t]] for t in trains], [had[names[t]] for t in trains]))
         except OutOfBudget:
             complete = False
     best = _total(best_pick)
@@ -1184,12 +1188,36 @@ def _branch_and_bound(
     best_pick: list[Candidate | None],
     best_real: list[tuple[Track, ...] | None],
     levels: list[list[Candidate]],
+    fresh: list[int] | None = None,
 ) -> int:
     """Step 3 of the module docstring over the candidate lists ``levels`` (one per train,
     in ``trains`` order), starting from the incumbent ``best_pick`` with its realisations
     ``best_real`` (both updated in place on a strict improvement).  Returns the largest
-    bound of a pruned subtree."""
+    bound of a pruned subtree.
+
+    ``fresh``: per level, the index of the first candidate the previous pass did not
+    have (the lists of a second pass extend the first pass's lists, which are their
+    prefixes); then only runs with at least one such candidate are searched -- the
+    previous pass, exhaustive over its lists, already bounds every other run."""
     k = len(trains)
+    start_new = fresh if fresh is not None else [0] * k
+    # ub of the best candidate new to this pass per level (None: the level has none)
+    new_top: list[int | None] = [
+        max(levels[j][f].ub, 0) if f < len(levels[j]) else None for j, f in enumerate(start_new)
+    ]
+
+    def need_bound(rs: list[int], first: int) -> int | None:
+        """The most the levels ``first``, ``first + 1``, ... (best ``ub`` ``rs``) add when
+        one of them must take a new candidate; ``None`` when none can."""
+        total = sum(rs)
+        got: int | None = None
+        for j, r in enumerate(rs):
+            nt = new_top[first + j]
+            if nt is not None:
+                v = total - r + (r if r < nt else nt)
+                if got is None or v > got:
+                    got = v
+        return got
     best = _total(best_pick)
     same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
     run_end = list(range(k))  # run_end[i]: the last level of the same type right after i
@@ -1206,11 +1234,12 @@ def _branch_and_bound(
     pruned = 0
     explored = 0
 
-    def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
+    def branch(level: int, clash: tuple[int, ...], cur: int, start: int, need: bool) -> None:
         """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
         candidates of train ``level + j`` that cannot run beside the routes picked so far
         (a subset: see :class:`_Index`); ``real[level]``: realisations of the picks that
-        run beside each other."""
+        run beside each other; ``need``: no pick so far is new to this pass (see
+        ``fresh``), so this or a later level must take a new one."""
         nonlocal best, pruned, explored
         explored += 1
         if explored >= 256:
@@ -1253,22 +1282,31 @@ def _branch_and_bound(
         rest_other = sum(rests[same:])
         rest_same = rests[:same]
         free = here.alive & ~clash[0] & ~before
+        old = (1 << start_new[level]) - 1 if need else 0  # candidates the last pass had
         while free:
             low = free & -free
-            free ^= low
             i = low.bit_length() - 1
             c = lst[i]
-            b = cur + c.ub + rest_other
-            for r in rest_same:
-                b += r if r < c.ub else c.ub
+            capped = [r if r < c.ub else c.ub for r in rest_same]
+            b = cur + c.ub + rest_other + sum(capped)
             if b <= best:
                 pruned = max(pruned, b)
                 break
+            if low & old:  # an old pick: a later level must take a new candidate
+                nb = need_bound([*capped, *rests[same:]], level + 1)
+                if nb is None or cur + c.ub + nb <= best:
+                    # so for every later old candidate too (ub not larger): the new ones
+                    if nb is not None:
+                        pruned = max(pruned, cur + c.ub + nb)
+                    free &= ~old
+                    continue
+            free ^= low
             val = c.ub if c.exact is None else c.exact  # exact once known, else optimistic
             if val < 0:
                 continue
             nxt = later
             lim = 0
+            lims: list[int] = []
             if later:
                 upto = low - 1
                 nx: list[int] = []
@@ -1276,8 +1314,15 @@ def _branch_and_bound(
                     ix = index[level + 1 + j]
                     cf |= ix.clashes(c)
                     nx.append(cf)
-                    lim += ix.best_ub(cf | upto if j < same else cf)
+                    lims.append(ix.best_ub(cf | upto if j < same else cf))
                 nxt = tuple(nx)
+                lim = sum(lims)
+            still = need and bool(low & old)
+            if still:
+                nb = need_bound(lims, level + 1)
+                if nb is None:
+                    continue
+                lim = nb
             b = cur + val + lim
             if b <= best:
                 pruned = max(pruned, b)
@@ -1289,16 +1334,21 @@ def _branch_and_bound(
                 continue
             pick[level] = c
             real[level + 1] = got
-            branch(level + 1, nxt, cur + val, i)
+            branch(level + 1, nxt, cur + val, i, still)
             pick[level] = None
+        if need:  # "no route" here: a later level must take a new candidate
+            nb = need_bound(rests, level + 1)
+            if nb is None:
+                return
+            rest_now = nb
         if cur + rest_now <= best:
             pruned = max(pruned, cur + rest_now)
             return
         real[level + 1] = real[level]
-        branch(level + 1, later, cur, len(lst))
+        branch(level + 1, later, cur, len(lst), need)
 
     try:
-        branch(0, (0,) * k, 0, 0)
+        branch(0, (0,) * k, 0, 0, fresh is not None)
     finally:
         s.nodes_explored += explored
     return pruned
