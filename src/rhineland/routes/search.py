@@ -50,7 +50,10 @@ Algorithm
    their nodes are on the path; the Rheingold doubling by the sum of the
    metropolis values whenever both ends are RGE hexes; penalties as 0), and
    bonuses are additive per route, so the sum bounds the route's revenue in
-   either direction.
+   either direction.  18Rhl tightens it
+   (:meth:`~rhineland.titles.g18rhl.search_profile.RhlProfile.route_bound`: a
+   dropped visit never pays, so ``pay`` instead of ``pay + free``; a ferried run
+   pays once; the Rheingold doubling inside the 8 best).
 
    **Value pruning.**  A walk has a threshold: it keeps only candidates with
    ``ub`` above it and leaves a branch as soon as the branch's *completion
@@ -105,8 +108,11 @@ Algorithm
    each type's ``top``; it yields an incumbent of ``best`` M.  A run beating it
    gives train ``j`` a route worth more than ``best - sum of the other trains'
    top`` (each other train earns at most its ``top``), so every train type whose
-   first walk stopped above that threshold is walked again down to it and the
-   branch and bound repeats on the full lists: the answer is then exact.
+   first walk stopped above that threshold is walked again down to it (or, for a
+   walk without a completion bound, its kept candidates filtered: the walk is not
+   repeated) and the branch and bound repeats on the full lists, searching only runs
+   with at least one candidate the first lists lacked (the first pass was exhaustive
+   over those; see ``fresh`` of :func:`_branch_and_bound`): the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
    per surely used unit set, and a clash memo capped at 64 MB per list
    (:data:`MEMO_BITS`).
