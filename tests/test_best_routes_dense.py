@@ -220,3 +220,30 @@ def test_rhl_route_bound_is_admissible_and_tighter() -> None:
                 assert TitleProfile.route_bound(s.profile, tm, top.nodes, top.free) == 440
                 assert s.evaluate(tm, top) == 340
     assert checked >= 2_000 and tighter >= 500, (checked, tighter)
+
+
+def test_rheingold_express_runs_no_more_routes_than_its_ends_have_track() -> None:
+    """Every Rheingold-Express route ends at an RGE hex and leaves it by one segment; routes
+    share no track unit.  On 18Rhl_g400's dense board (ADR) only A6 and L11 have track
+    (one segment each), so at most two 8-trains run: the search drops the third train
+    (``_end_room`` = 2) and three 8-trains earn what two earn, 850 M."""
+    from rhineland.routes.search import _end_room, _Search
+
+    path = SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g400.json"
+    game = replay(load_export(path))
+    densify(game)
+    ent = next(e for e in tokened_companies(game) if e.sym == "ADR")
+    base = fill_tokens(dataclasses.replace(
+        game.title.route_context(game, ent), trains=(), board=game.board.clone()))
+    three = dataclasses.replace(base, trains=("8-90", "8-91", "8-92"))
+    s = _Search(three)
+    tm = s.model("8-90")
+    leaving = {s.graph.nodes[x].hex: sum(len(alts) for _b, alts in s.board.hops[x])
+               for x in range(len(s.board.hops)) if (tm.need_end >> x) & 1}
+    assert leaving == {"A4": 0, "A6": 1, "L11": 1, "L13": 0}, leaving
+    assert _end_room(s.board, tm) == 2
+    assert _end_room(s.board, s.model("6-90")) > 3  # no end rule: no room limit
+    got = search_routes(three)
+    two = search_routes(dataclasses.replace(base, trains=("8-90", "8-91")))
+    assert got.revenue == two.revenue == 850 and got.gap == 0
+    assert len(got.routes) <= 2

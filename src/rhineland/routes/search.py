@@ -1045,6 +1045,16 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
     bounded = s.profile.bounded
     budget = Budget(budget_nodes if bounded else None)
     trains = list(ctx.trains)
+    # a train type whose routes must end at a few nodes (18Rhl's Rheingold-Express) runs
+    # at most as many routes as those nodes have track for: the other trains run nothing
+    room: dict[str, int] = {}
+    for t in ctx.trains:
+        n = s.model(t).name
+        if n not in room:
+            room[n] = _end_room(s.board, s.model(t))
+        room[n] -= 1
+        if room[n] < 0:
+            trains.remove(t)
     names = {t: s.model(t).name for t in trains}
     k = len(trains)
     complete = True
@@ -1143,6 +1153,37 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
         evaluations=s.evaluations,
     )
     return RouteSet(ctx.entity, best, routes, proof)
+
+
+def _end_room(bm: BoardModel, tm: TrainModel) -> int:
+    """How many routes of ``tm``'s train can run beside each other at most (a large number
+    when unlimited): with a ``need_end`` rule (every route ends at one of those nodes) the
+    sum over those nodes of the most segments leaving the node that share no track unit
+    -- each route leaves its end node by one segment, and routes share no unit."""
+    if tm.need_end < 0:
+        return 1 << 30
+    total = 0
+    for x, adj in enumerate(bm.hops):
+        if (tm.need_end >> x) & 1:
+            total += _packing(sorted({a[0] for _b, alts in adj for a in alts}))
+    return total
+
+
+def _packing(masks: list[int]) -> int:
+    """The most of ``masks`` (unit bitmasks) that are pairwise disjoint (exhaustive up to 16
+    masks; beyond, their number -- an upper bound)."""
+    if len(masks) > 16:
+        return len(masks)
+
+    def best(i: int, used: int) -> int:
+        if i == len(masks):
+            return 0
+        skip = best(i + 1, used)
+        if masks[i] & used:
+            return skip
+        return max(skip, 1 + best(i + 1, used | masks[i]))
+
+    return best(0, 0)
 
 
 def _margin(k: int) -> Callable[[int], int]:
