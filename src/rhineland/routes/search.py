@@ -82,7 +82,9 @@ Algorithm
    :func:`~rhineland.routes.search_model.profile_for`) every candidate is priced, in both
    directions, up front and ``ub`` is the exact value.
 
-3. **Branch and bound over the trains.**  Trains are taken one after another
+3. **Branch and bound over the trains.**  First, trains of a type with an end rule
+   beyond the number of disjoint segments leaving its end nodes are dropped (they can
+   never all run: :func:`_end_room`).  Trains are taken one after another
    (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
