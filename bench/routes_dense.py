@@ -27,7 +27,8 @@ anytime mode: a cap on search nodes, for quick runs while developing);
 ``--timeout`` kills a call after that many seconds (reported as a timeout).
 Prints median, p95 and max time and peak memory per case, node counts (which
 do not depend on the machine's load) and the slowest calls.  Dense boards are
-cached in ``/tmp/rhineland_dense_boards.pickle`` (``--rebuild`` to redo).
+cached in ``/tmp/rhineland_dense_boards.pickle`` (``--cache`` for another file,
+``--rebuild`` to redo).
 """
 
 from __future__ import annotations
@@ -103,12 +104,13 @@ def dense_calls(path: Path) -> list[DenseCall]:
     return out
 
 
-def load_calls(paths: list[Path], rebuild: bool = False) -> list[DenseCall]:
-    """Dense calls of ``paths``, from the cache when it holds them."""
+def load_calls(paths: list[Path], rebuild: bool = False, cache_path: Path = CACHE
+               ) -> list[DenseCall]:
+    """Dense calls of ``paths``, from the cache file ``cache_path`` when it holds them."""
     cache: dict[str, list[DenseCall]] = {}
-    if CACHE.exists() and not rebuild:
+    if cache_path.exists() and not rebuild:
         try:
-            cache = pickle.loads(CACHE.read_bytes())
+            cache = pickle.loads(cache_path.read_bytes())
         except Exception:
             cache = {}
     out: list[DenseCall] = []
@@ -121,7 +123,7 @@ def load_calls(paths: list[Path], rebuild: bool = False) -> list[DenseCall]:
             dirty = True
         out.extend(cache[key])
     if dirty:
-        CACHE.write_bytes(pickle.dumps(cache))
+        cache_path.write_bytes(pickle.dumps(cache))
     return out
 
 
@@ -215,10 +217,11 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1, help="every N-th call (a sample)")
     parser.add_argument("--titles", default="18Rhl,1893")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the dense boards")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="dense-board cache file")
     parser.add_argument("--json", type=Path, default=None, help="write every call's figures")
     parser.add_argument("exports", nargs="*", type=Path)
     args = parser.parse_args()
-    calls = load_calls(args.exports or all_exports(), args.rebuild)
+    calls = load_calls(args.exports or all_exports(), args.rebuild, args.cache)
     titles = set(args.titles.split(","))
     rows: list[tuple[DenseCall, dict[str, Any]]] = []
     for call in iter_selected(calls, titles, args.limit, args.every):

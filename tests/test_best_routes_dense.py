@@ -183,3 +183,67 @@ def test_anytime_brackets_the_optimum_on_the_densest_board() -> None:
         assert rs.proof.bound <= rs.proof.root_bound or rs.proof.root_bound == 0
         judged = run_revenue(ctx, [r.spec for r in rs.routes]) if rs.routes else []
         assert sum(r.revenue for r in judged) == rs.revenue
+
+
+RHL_CHECKS = 300
+"""Candidates checked per dense 18Rhl board and train type (the best by ``ub``)."""
+
+
+def test_rhl_route_bound_is_admissible_and_tighter() -> None:
+    """18Rhl's route bound (``RhlProfile.route_bound``: no dropped visit pays, a ferried
+    run pays once, the Rheingold doubling inside the 8 best): on every dense 18Rhl board
+    the best ``RHL_CHECKS`` candidates of the 8-train (Rheingold-Express) and the
+    6-train have ``ub`` at least their exact revenue and at most the default bound
+    (``base_bound + bonus_bound``); on 18Rhl_g03 CME the 8-train's best ``ub`` is 360 M
+    (default 440 M; the route earns 340 M)."""
+    from rhineland.routes.search import _Search
+    from rhineland.routes.search_model import TitleProfile
+
+    checked = tighter = 0
+    for label, base in dense_boards():
+        if not label.startswith("18Rhl"):
+            continue
+        for kind in ("8", "6"):
+            train = f"{kind}-90"
+            s = _Search(dataclasses.replace(base, trains=(train,)))
+            tm = s.model(train)
+            cands = s.candidates(train, 0)
+            for c in cands[:RHL_CHECKS]:
+                exact = s.evaluate(tm, c)
+                default = TitleProfile.route_bound(s.profile, tm, c.nodes, c.free)
+                assert exact <= c.ub <= default, (label, kind, c.nodes, exact, c.ub, default)
+                tighter += c.ub < default
+                checked += 1
+            if label == "18Rhl_g03 CME" and kind == "8":
+                top = cands[0]
+                assert top.ub == 360, top.ub
+                assert TitleProfile.route_bound(s.profile, tm, top.nodes, top.free) == 440
+                assert s.evaluate(tm, top) == 340
+    assert checked >= 2_000 and tighter >= 500, (checked, tighter)
+
+
+def test_rheingold_express_runs_no_more_routes_than_its_ends_have_track() -> None:
+    """Every Rheingold-Express route ends at an RGE hex and leaves it by one segment; routes
+    share no track unit.  On 18Rhl_g400's dense board (ADR) only A6 and L11 have track
+    (one segment each), so at most two 8-trains run: the search drops the third train
+    (``_end_room`` = 2) and three 8-trains earn what two earn, 850 M."""
+    from rhineland.routes.search import _end_room, _Search
+
+    path = SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g400.json"
+    game = replay(load_export(path))
+    densify(game)
+    ent = next(e for e in tokened_companies(game) if e.sym == "ADR")
+    base = fill_tokens(dataclasses.replace(
+        game.title.route_context(game, ent), trains=(), board=game.board.clone()))
+    three = dataclasses.replace(base, trains=("8-90", "8-91", "8-92"))
+    s = _Search(three)
+    tm = s.model("8-90")
+    leaving = {s.graph.nodes[x].hex: sum(len(alts) for _b, alts in s.board.hops[x])
+               for x in range(len(s.board.hops)) if (tm.need_end >> x) & 1}
+    assert leaving == {"A4": 0, "A6": 1, "L11": 1, "L13": 0}, leaving
+    assert _end_room(s.board, tm) == 2
+    assert _end_room(s.board, s.model("6-90")) > 3  # no end rule: no room limit
+    got = search_routes(three)
+    two = search_routes(dataclasses.replace(base, trains=("8-90", "8-91")))
+    assert got.revenue == two.revenue == 850 and got.gap == 0
+    assert len(got.routes) <= 2

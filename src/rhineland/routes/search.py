@@ -50,7 +50,10 @@ Algorithm
    their nodes are on the path; the Rheingold doubling by the sum of the
    metropolis values whenever both ends are RGE hexes; penalties as 0), and
    bonuses are additive per route, so the sum bounds the route's revenue in
-   either direction.
+   either direction.  18Rhl tightens it
+   (:meth:`~rhineland.titles.g18rhl.search_profile.RhlProfile.route_bound`: a
+   dropped visit never pays, so ``pay`` instead of ``pay + free``; a ferried run
+   pays once; the Rheingold doubling inside the 8 best).
 
    **Value pruning.**  A walk has a threshold: it keeps only candidates with
    ``ub`` above it and leaves a branch as soon as the branch's *completion
@@ -79,7 +82,9 @@ Algorithm
    :func:`~rhineland.routes.search_model.profile_for`) every candidate is priced, in both
    directions, up front and ``ub`` is the exact value.
 
-3. **Branch and bound over the trains.**  Trains are taken one after another
+3. **Branch and bound over the trains.**  First, trains of a type with an end rule
+   beyond the number of disjoint segments leaving its end nodes are dropped (they can
+   never all run: :func:`_end_room`).  Trains are taken one after another
    (the train type with the highest ``top`` first); each level tries its
    candidates by decreasing ``ub`` (ties: node ids, then hexes), then "no
    route" (0 M).  Every candidate list is indexed as bitsets (:class:`_Index`):
@@ -105,8 +110,11 @@ Algorithm
    each type's ``top``; it yields an incumbent of ``best`` M.  A run beating it
    gives train ``j`` a route worth more than ``best - sum of the other trains'
    top`` (each other train earns at most its ``top``), so every train type whose
-   first walk stopped above that threshold is walked again down to it and the
-   branch and bound repeats on the full lists: the answer is then exact.
+   first walk stopped above that threshold is walked again down to it (or, for a
+   walk without a completion bound, its kept candidates filtered: the walk is not
+   repeated) and the branch and bound repeats on the full lists, searching only runs
+   with at least one candidate the first lists lacked (the first pass was exhaustive
+   over those; see ``fresh`` of :func:`_branch_and_bound`): the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
    per surely used unit set, and a clash memo capped at 64 MB per list
    (:data:`MEMO_BITS`).
@@ -383,6 +391,7 @@ class _Search:
         self._models: dict[str, TrainModel] = {}
         self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
+        self._spare: dict[str, list[Candidate]] = {}
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -428,6 +437,17 @@ class _Search:
         key) and cut to the candidates above the threshold, cached as the type's list."""
         tm = self.model(train)
         top = [0]
+        if not _walk_prunes(tm):
+            # no completion bound: a walk at any threshold visits the same paths, so keep
+            # every candidate worth more than 0 (up to SPARE_MAX) for the second pass
+            got[:] = enumerate_candidates(self.board, tm, self, threshold=0, budget=budget)
+            top[0] = max((c.ub for c in got), default=0)
+            theta = max(top[0] - margin(top[0]), 0)
+            if len(got) <= SPARE_MAX:
+                self._spare[tm.name] = got[:]
+            got[:] = [c for c in got if c.ub > theta]
+            self._install(tm, got)
+            return top[0], theta
 
         def improve(c: Candidate) -> int:
             got.append(c)
@@ -451,6 +471,11 @@ class _Search:
         threshold``."""
         tm = self.model(train)
         self._cands.pop(tm.name, None)
+        spare = self._spare.get(tm.name)
+        if spare is not None:  # the first walk kept them all: no second walk
+            got = [c for c in spare if c.ub > threshold]
+            self._install(tm, got)
+            return got
         return self.candidates(train, threshold, budget)
 
     def evaluate(self, tm: TrainModel, cand: Candidate) -> int:
@@ -550,16 +575,14 @@ def enumerate_candidates(
     steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
-    limited = any(lim < _UNLIMITED for lim in limits)
-    cb = (
-        _completion_bound(tm, bm)
-        if threshold is not None and not general and (limited or tm.all_pay)
-        else None
-    )
+    cb = _completion_bound(tm, bm) if threshold is not None and _walk_prunes(tm) else None
     theta = threshold if threshold is not None else -(1 << 60)
     chunk = 0
 
     all_pay = tm.all_pay
+    # the running sum is the default bound of a train paying every visit; a title's own
+    # route bound (18Rhl: a ferried run pays once) is asked instead
+    sum_ub = all_pay and type(tm.profile).route_bound is TitleProfile.route_bound
     if units is None:
         units = counter.units if counter is not None else UnitSets()
     unit_ids = units.ids
@@ -591,7 +614,7 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = acc + bonus(tm, path) if all_pay else bound(path, free)
+            ub = acc + bonus(tm, path) if sum_ub else bound(path, free)
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
@@ -703,6 +726,19 @@ def enumerate_candidates(
     if budget is not None:
         budget.spend(chunk)
     return out
+
+
+SPARE_MAX = 100_000
+"""Most candidates a first walk without a completion bound keeps for the second pass
+(:meth:`_Search.first_pass`); beyond it the second pass walks again (memory bound)."""
+
+
+def _walk_prunes(tm: TrainModel) -> bool:
+    """Whether a walk of ``tm``'s train with a threshold cuts branches by the completion
+    bound (a limited or all-paying distance rule and no general distance check); if not,
+    every threshold visits the same paths."""
+    limited = any(lim < _UNLIMITED for lim in tm.limits)
+    return not tm.general and (limited or tm.all_pay)
 
 
 def _completion_bound(
@@ -1011,6 +1047,16 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
     bounded = s.profile.bounded
     budget = Budget(budget_nodes if bounded else None)
     trains = list(ctx.trains)
+    # a train type whose routes must end at a few nodes (18Rhl's Rheingold-Express) runs
+    # at most as many routes as those nodes have track for: the other trains run nothing
+    room: dict[str, int] = {}
+    for t in ctx.trains:
+        n = s.model(t).name
+        if n not in room:
+            room[n] = _end_room(s.board, s.model(t))
+        room[n] -= 1
+        if room[n] < 0:
+            trains.remove(t)
     names = {t: s.model(t).name for t in trains}
     k = len(trains)
     complete = True
@@ -1058,6 +1104,7 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
             # best - (what the other trains can earn at most): walk again where needed
             best = _total(best_pick)
             again = False
+            had = {n: len(lst) for n, lst in lists.items()}
             for j, t in enumerate(trains):
                 n = names[t]
                 theta = max(best - (root - tops[j]), 0)
@@ -1065,10 +1112,10 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
                     lists[n] = s.refill(t, theta, budget)
                     used_theta[n] = theta
                     again = True
-            if again:
+            if again:  # only runs with a candidate the first lists lacked are left
                 pruned = max(pruned, _branch_and_bound(
                     s, trains, names, models, budget, best_pick, best_real,
-                    [lists[names[t]] for t in trains]))
+                    [lists[names[t]] for t in trains], [had[names[t]] for t in trains]))
         except OutOfBudget:
             complete = False
     best = _total(best_pick)
@@ -1108,6 +1155,37 @@ def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:
         evaluations=s.evaluations,
     )
     return RouteSet(ctx.entity, best, routes, proof)
+
+
+def _end_room(bm: BoardModel, tm: TrainModel) -> int:
+    """How many routes of ``tm``'s train can run beside each other at most (a large number
+    when unlimited): with a ``need_end`` rule (every route ends at one of those nodes) the
+    sum over those nodes of the most segments leaving the node that share no track unit
+    -- each route leaves its end node by one segment, and routes share no unit."""
+    if tm.need_end < 0:
+        return 1 << 30
+    total = 0
+    for x, adj in enumerate(bm.hops):
+        if (tm.need_end >> x) & 1:
+            total += _packing(sorted({a[0] for _b, alts in adj for a in alts}))
+    return total
+
+
+def _packing(masks: list[int]) -> int:
+    """The most of ``masks`` (unit bitmasks) that are pairwise disjoint (exhaustive up to 16
+    masks; beyond, their number -- an upper bound)."""
+    if len(masks) > 16:
+        return len(masks)
+
+    def best(i: int, used: int) -> int:
+        if i == len(masks):
+            return 0
+        skip = best(i + 1, used)
+        if masks[i] & used:
+            return skip
+        return max(skip, 1 + best(i + 1, used | masks[i]))
+
+    return best(0, 0)
 
 
 def _margin(k: int) -> Callable[[int], int]:
@@ -1159,12 +1237,36 @@ def _branch_and_bound(
     best_pick: list[Candidate | None],
     best_real: list[tuple[Track, ...] | None],
     levels: list[list[Candidate]],
+    fresh: list[int] | None = None,
 ) -> int:
     """Step 3 of the module docstring over the candidate lists ``levels`` (one per train,
     in ``trains`` order), starting from the incumbent ``best_pick`` with its realisations
     ``best_real`` (both updated in place on a strict improvement).  Returns the largest
-    bound of a pruned subtree."""
+    bound of a pruned subtree.
+
+    ``fresh``: per level, the index of the first candidate the previous pass did not
+    have (the lists of a second pass extend the first pass's lists, which are their
+    prefixes); then only runs with at least one such candidate are searched -- the
+    previous pass, exhaustive over its lists, already bounds every other run."""
     k = len(trains)
+    start_new = fresh if fresh is not None else [0] * k
+    # ub of the best candidate new to this pass per level (None: the level has none)
+    new_top: list[int | None] = [
+        max(levels[j][f].ub, 0) if f < len(levels[j]) else None for j, f in enumerate(start_new)
+    ]
+
+    def need_bound(rs: list[int], first: int) -> int | None:
+        """The most the levels ``first``, ``first + 1``, ... (best ``ub`` ``rs``) add when
+        one of them must take a new candidate; ``None`` when none can."""
+        total = sum(rs)
+        got: int | None = None
+        for j, r in enumerate(rs):
+            nt = new_top[first + j]
+            if nt is not None:
+                v = total - r + (r if r < nt else nt)
+                if got is None or v > got:
+                    got = v
+        return got
     best = _total(best_pick)
     same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
     run_end = list(range(k))  # run_end[i]: the last level of the same type right after i
@@ -1181,11 +1283,12 @@ def _branch_and_bound(
     pruned = 0
     explored = 0
 
-    def branch(level: int, clash: tuple[int, ...], cur: int, start: int) -> None:
+    def branch(level: int, clash: tuple[int, ...], cur: int, start: int, need: bool) -> None:
         """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
         candidates of train ``level + j`` that cannot run beside the routes picked so far
         (a subset: see :class:`_Index`); ``real[level]``: realisations of the picks that
-        run beside each other."""
+        run beside each other; ``need``: no pick so far is new to this pass (see
+        ``fresh``), so this or a later level must take a new one."""
         nonlocal best, pruned, explored
         explored += 1
         if explored >= 256:
@@ -1228,22 +1331,31 @@ def _branch_and_bound(
         rest_other = sum(rests[same:])
         rest_same = rests[:same]
         free = here.alive & ~clash[0] & ~before
+        old = (1 << start_new[level]) - 1 if need else 0  # candidates the last pass had
         while free:
             low = free & -free
-            free ^= low
             i = low.bit_length() - 1
             c = lst[i]
-            b = cur + c.ub + rest_other
-            for r in rest_same:
-                b += r if r < c.ub else c.ub
+            capped = [r if r < c.ub else c.ub for r in rest_same]
+            b = cur + c.ub + rest_other + sum(capped)
             if b <= best:
                 pruned = max(pruned, b)
                 break
+            if low & old:  # an old pick: a later level must take a new candidate
+                nb = need_bound([*capped, *rests[same:]], level + 1)
+                if nb is None or cur + c.ub + nb <= best:
+                    # so for every later old candidate too (ub not larger): the new ones
+                    if nb is not None:
+                        pruned = max(pruned, cur + c.ub + nb)
+                    free &= ~old
+                    continue
+            free ^= low
             val = c.ub if c.exact is None else c.exact  # exact once known, else optimistic
             if val < 0:
                 continue
             nxt = later
             lim = 0
+            lims: list[int] = []
             if later:
                 upto = low - 1
                 nx: list[int] = []
@@ -1251,8 +1363,15 @@ def _branch_and_bound(
                     ix = index[level + 1 + j]
                     cf |= ix.clashes(c)
                     nx.append(cf)
-                    lim += ix.best_ub(cf | upto if j < same else cf)
+                    lims.append(ix.best_ub(cf | upto if j < same else cf))
                 nxt = tuple(nx)
+                lim = sum(lims)
+            still = need and bool(low & old)
+            if still:
+                nb = need_bound(lims, level + 1)
+                if nb is None:
+                    continue
+                lim = nb
             b = cur + val + lim
             if b <= best:
                 pruned = max(pruned, b)
@@ -1264,16 +1383,21 @@ def _branch_and_bound(
                 continue
             pick[level] = c
             real[level + 1] = got
-            branch(level + 1, nxt, cur + val, i)
+            branch(level + 1, nxt, cur + val, i, still)
             pick[level] = None
+        if need:  # "no route" here: a later level must take a new candidate
+            nb = need_bound(rests, level + 1)
+            if nb is None:
+                return
+            rest_now = nb
         if cur + rest_now <= best:
             pruned = max(pruned, cur + rest_now)
             return
         real[level + 1] = real[level]
-        branch(level + 1, later, cur, len(lst))
+        branch(level + 1, later, cur, len(lst), need)
 
     try:
-        branch(0, (0,) * k, 0, 0)
+        branch(0, (0,) * k, 0, 0, fresh is not None)
     finally:
         s.nodes_explored += explored
     return pruned

@@ -205,8 +205,9 @@ class TrainModel:
         return total
 
     def bound(self, nodes: Sequence[int], free: int) -> int:
-        """Admissible upper bound (M) on the revenue of any legal route visiting ``nodes``."""
-        return self.base_bound(nodes, free) + self.profile.bonus_bound(self, nodes)
+        """Admissible upper bound (M) on the revenue of any legal route visiting ``nodes``
+        (:meth:`TitleProfile.route_bound`)."""
+        return self.profile.route_bound(self, nodes, free)
 
 
 class TitleProfile:
@@ -265,6 +266,13 @@ class TitleProfile:
     def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
         """Upper bound (M) on the sum of the title's bonuses of a route visiting ``nodes``."""
         return 0
+
+    def route_bound(self, train: TrainModel, nodes: Sequence[int], free: int) -> int:
+        """Admissible upper bound (M) on the revenue of any legal route of ``train`` visiting
+        ``nodes`` (in either direction) with ``free`` visits costing no distance: default
+        :meth:`TrainModel.base_bound` plus :meth:`bonus_bound`.  A title may tighten it
+        (``docs/best-routes.md`` §1 gives why each stays admissible)."""
+        return train.base_bound(nodes, free) + self.bonus_bound(train, nodes)
 
     def bonus_cap(self, train: TrainModel) -> int:
         """Upper bound (M) of :meth:`bonus_bound` over every route of ``train`` (the

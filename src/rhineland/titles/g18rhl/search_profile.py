@@ -142,6 +142,52 @@ class RhlProfile(TitleProfile):
             out += RATINGEN_BONUS
         return out
 
+    def route_bound(self, train: TrainModel, nodes: Sequence[int], free: int) -> int:
+        """Upper bound (M) on the revenue of a route of ``train`` over ``nodes``, tighter
+        than the default where the ferry drops a visit or the Rheingold doubling pays.
+
+        18Rhl's hooks never pay a visit that costs no distance (``visit_costs`` gives 0
+        only to the visits the ferry drops, and ``evaluate`` removes them from the
+        stops), so each rule pays at most its best ``pay`` *counted* visits (not ``pay +
+        free``).  A run of consecutive visits of one metropolis hex that the ferry
+        drops in either direction (all of one kind, each one the train pays for) has
+        exactly one counted visit in each direction: it enters the pools with its best
+        value only.  On a Rheingold-Express run whose ends are both RGE hexes a paying
+        metropolis stop earns its value (less any fee) twice and the 8 stops are the
+        best by that weight: the pool holds the metropolis values doubled, and the
+        separate doubling term of :meth:`bonus_bound` is left out.  The other bonuses
+        are :meth:`bonus_bound`'s.  See ``docs/best-routes.md`` §1.
+        """
+        rge, _c, _s, _e, _r, _t, metro, rge_end = train.bonus_data
+        assert isinstance(metro, tuple) and isinstance(rge_end, tuple)
+        double = bool(rge) and len(nodes) > 1 and rge_end[nodes[0]] and rge_end[nodes[-1]]
+        vals = train.value
+        mh = train.metro_hex
+        ferry = train.ferry
+        kinds = self.kinds
+        pool: list[tuple[str, int]] = []  # (kind, weight) per counted visit (runs merged)
+        i, n = 0, len(nodes)
+        while i < n:
+            x = nodes[i]
+            w = vals[x] * 2 if double and metro[x] else vals[x]
+            j = i + 1
+            h = mh[x]
+            if h is not None and ferry[x]:
+                while j < n and mh[y := nodes[j]] == h and ferry[y] and kinds[y] == kinds[x]:
+                    wy = vals[y] * 2 if double and metro[y] else vals[y]
+                    w = max(w, wy)
+                    j += 1
+            pool.append((kinds[x], w))
+            i = j
+        total = 0
+        for r, names in enumerate(train.rule_nodes):
+            got = sorted((w for k, w in pool if k in names and w > 0), reverse=True)
+            total += sum(got[: train.pays[r]])
+        bonus = self.bonus_bound(train, nodes)
+        if double:  # the doubling is in the pool's weights
+            bonus -= sum(v for i in nodes if metro[i] and (v := vals[i]) > 0)
+        return total + bonus
+
     def bonus_cap(self, train: TrainModel) -> int:
         """The most :meth:`bonus_bound` gives any route of ``train``: each of its terms at
         its largest over the nodes the train may visit (all of them on one route, both ends
