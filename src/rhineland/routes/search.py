@@ -777,7 +777,7 @@ def _completion_bound(
     pays = tm.pays
     rule = tm.rule
     if tm.all_pay:
-        walk = _walk_table(tm, bm) if bm is not None else None
+        walk = _walk_table_memo(tm, bm) if bm is not None else None
         counted = [r for r in range(nrules) if limits[r] < _UNLIMITED]
         top_left = len(walk) - 1 if walk is not None else 0
 
@@ -923,6 +923,29 @@ class _Index:
 _UNLIMITED = 50
 """A distance rule allowing at least this many visits is treated as unlimited by
 :func:`_walk_table` (1893's and 18Rhl's towns: 99)."""
+
+
+_WALKS_SIZE = 64
+_WALKS: OrderedDict[tuple[object, ...], tuple[object, list[list[int]] | None]] = OrderedDict()
+"""The last :func:`_walk_table` results, by what they read: the segment lists ``bm.adj``
+(by identity, kept alive by the entry), the blocked and terminal nodes, and the train's
+values, visits, rules, limits, metropolis hexes and ferry flags (by content)."""
+
+
+def _walk_table_memo(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
+    """:func:`_walk_table` reused between the walks of one search (its refills) and between
+    searches on boards with the same track (the table is read only)."""
+    key = (id(bm.adj), bm.blocked, bm.terminal, tm.value, tm.visit, tm.rule, tm.limits,
+           tm.metro_hex, tm.ferry)
+    hit = _WALKS.get(key)
+    if hit is not None and hit[0] is bm.adj:
+        _WALKS.move_to_end(key)
+        return hit[1]
+    got = _walk_table(tm, bm)
+    _WALKS[key] = (bm.adj, got)
+    if len(_WALKS) > _WALKS_SIZE:
+        _WALKS.popitem(last=False)
+    return got
 
 
 def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:

@@ -74,13 +74,16 @@ class Tracks:
     hops: tuple[tuple[Hop, ...], ...]
 
 
-_TRACKS: dict[int, tuple[TrackGraph, Tracks]] = {}
+_TRACKS: dict[int, tuple[object, Tracks]] = {}
 
 
 def tracks(graph: TrackGraph) -> Tracks:
-    """The :class:`Tracks` of ``graph`` (cached per graph object)."""
-    hit = _TRACKS.get(id(graph))
-    if hit is not None and hit[0] is graph:
+    """The :class:`Tracks` of ``graph`` (cached per walk list ``graph.walked``, which
+    :func:`~rhineland.routes.graph.track_graph` shares only between the versions of a
+    board whose tiles did not change: a token placed keeps the tables)."""
+    out_lists = graph.walked
+    hit = _TRACKS.get(id(out_lists))
+    if hit is not None and hit[0] is out_lists:
         return hit[1]
     ids: dict[tuple[frozenset[int], frozenset[int]], int] = {}
     masks: list[int] = []
@@ -106,9 +109,10 @@ def tracks(graph: TrackGraph) -> Tracks:
         hops.append(tuple((b, tuple(alts)) for b, alts in by.items()))
     if len(_TRACKS) > 16:
         _TRACKS.clear()
-    # keeps the graph (and its id)
-    _TRACKS[id(graph)] = (graph, Tracks(tuple(adj), clash, tuple(hops)))
-    return _TRACKS[id(graph)][1]
+    # keeps the segment lists (and their id)
+    got = Tracks(tuple(adj), clash, tuple(hops))
+    _TRACKS[id(out_lists)] = (out_lists, got)
+    return got
 
 
 @dataclass(frozen=True)
