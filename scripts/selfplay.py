@@ -1,11 +1,15 @@
-"""Random self-play at scale: N games per title from ``new_game`` to the end, each checked.
+"""Self-play at scale: N games per title from ``new_game`` to the end, each checked.
 
     .venv/bin/python scripts/selfplay.py [--title 18Rhl] [--games 1000] [--jobs 2]
-                                         [--seed 0] [--json report.json]
+                                         [--seed 0] [--bot random|greedy|mcts:N]
+                                         [--json report.json]
 
 Each game draws its player count (18Rhl 3-6, 1893 2-4) and optional rules from its
-seed and chooses every action at random among ``legal_actions()``
-(:mod:`rhineland.sim.selfplay`).  Checked per game (``--no-check`` skips them):
+seed.  With ``--bot random`` (the default) every action is chosen at random among
+``legal_actions()`` (:mod:`rhineland.sim.selfplay`); with another bot name
+(:func:`rhineland.bots.make_bot`: ``greedy``, ``mcts:N``) that bot sits in every seat
+(seat ``i`` seeded ``seed * 1000 + i``) and plays by :func:`rhineland.bots.play_game`.
+Checked per game (``--no-check`` skips them):
 
 * the invariants after every action (:mod:`rhineland.sim.invariants`: money conserved,
   certificates at 100%, no negative cash where the rules allow none);
@@ -25,13 +29,14 @@ terminal it notes the games played once a minute on stderr.  Exit status 1 if an
 from __future__ import annotations
 
 import argparse
+import random
 import signal
 import statistics
 import sys
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -41,10 +46,11 @@ import orjson
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from rhineland import Game, replay, to_export
+from rhineland.bots import make_bot, play_game
 from rhineland.engine.actions import Action
 from rhineland.io.export import parse_export
 from rhineland.sim.invariants import invariant_errors
-from rhineland.sim.selfplay import TITLE_PLAYERS, play
+from rhineland.sim.selfplay import TITLE_PLAYERS, SelfPlayResult, play, random_setup
 
 
 class InvariantBroken(Exception):
@@ -67,8 +73,23 @@ class GameReport:
     saved: str | None = None
 
 
+def play_bot(title: str, seed: int, bot: str, max_actions: int,
+             on_action: Callable[[Game, Action], Any]) -> SelfPlayResult:
+    """One game of ``title`` with bot ``bot`` in every seat: the player count and the
+    optional rules drawn from ``seed`` as for random self-play
+    (:func:`~rhineland.sim.selfplay.random_setup`), the game itself seeded ``seed``.
+    The engine's errors are raised as :class:`~rhineland.bots.BotGameError`."""
+    if bot == "random":
+        return play(title, seed, max_actions=max_actions, on_action=on_action)
+    players, opts = random_setup(title, random.Random(seed))
+    bots = [make_bot(bot, seed * 1000 + i) for i in range(players)]
+    r = play_game(title, bots, seed=seed, optional_rules=opts, max_actions=max_actions,
+                  on_action=on_action)
+    return SelfPlayResult(r.game, r.finished, r.end_reason, r.actions, r.result)
+
+
 def run_game(title: str, seed: int, max_actions: int, check: bool,
-             save_dir: str) -> GameReport:
+             save_dir: str, bot: str = "random") -> GameReport:
     """Play and check one game (see the module docstring); never raises."""
     start = time.process_time()
     report = GameReport(title, seed)
@@ -85,7 +106,7 @@ def run_game(title: str, seed: int, max_actions: int, check: bool,
                                       + "; ".join(errors))
 
     try:
-        r = play(title, seed, max_actions=max_actions, on_action=after)
+        r = play_bot(title, seed, bot, max_actions, after)
         game = r.game
         seen["game"] = game
         report.players = len(game.players)
@@ -115,11 +136,15 @@ def run_game(title: str, seed: int, max_actions: int, check: bool,
     return report
 
 
-def _run(task: tuple[str, int, int, bool, str]) -> GameReport:
+Task = tuple[str, int, int, bool, str, str]
+"""A game to play: title, seed, action cap, check, save folder, bot name."""
+
+
+def _run(task: Task) -> GameReport:
     return run_game(*task)
 
 
-def reports(tasks: list[tuple[str, int, int, bool, str]], jobs: int) -> Iterator[GameReport]:
+def reports(tasks: list[Task], jobs: int) -> Iterator[GameReport]:
     """The reports of ``tasks`` as they finish (in this process with one job)."""
     if jobs <= 1:
         for task in tasks:
@@ -165,6 +190,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the first game")
     ap.add_argument("--max-actions", type=int, default=5000)
     ap.add_argument("--jobs", type=int, default=1, help="games played at a time")
+    ap.add_argument("--bot", default="random",
+                    help="the bot in every seat: random (weighted random self-play), "
+                    "greedy, mcts:N")
     ap.add_argument("--no-check", action="store_true",
                     help="skip the invariants and the replay of each export")
     ap.add_argument("--save-dir", default="selfplay_failures",
@@ -172,8 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every game's report to this file")
     args = ap.parse_args(argv)
     titles = args.title or sorted(TITLE_PLAYERS)
+    if args.bot != "random":
+        try:
+            make_bot(args.bot)
+        except ValueError as exc:
+            ap.error(str(exc))
     # the titles alternate, so that an interrupted run has played each about as often
-    tasks = [(t, s, args.max_actions, not args.no_check, args.save_dir)
+    tasks = [(t, s, args.max_actions, not args.no_check, args.save_dir, args.bot)
              for s in range(args.seed, args.seed + args.games) for t in titles]
     rows: dict[str, list[GameReport]] = {t: [] for t in titles}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -197,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             print("interrupted", file=sys.stderr)
     wall = time.perf_counter() - start
     done = sum(len(v) for v in rows.values())
-    print(f"{done} of {len(tasks)} games, {args.jobs} job(s), {wall:.0f} s: "
+    print(f"bot {args.bot}: {done} of {len(tasks)} games, {args.jobs} job(s), {wall:.0f} s: "
           f"{done / wall:.3f} games/s")
     for t in titles:
         print("\n".join(summary(t, rows[t])))

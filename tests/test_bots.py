@@ -17,7 +17,7 @@ from rhineland.bots import (
     make_bot,
     play_game,
 )
-from rhineland.bots.mcts import candidate_actions
+from rhineland.bots.mcts import candidate_actions, estimated_values, rewards
 from rhineland.engine.actions import (
     Action,
     BuyShares,
@@ -192,6 +192,55 @@ def test_mcts_choice_is_a_candidate_and_reproducible() -> None:
     assert first == again
     assert first in cands
     assert len(game.actions) == n
+
+
+@needs_shared
+def test_mcts_candidates_put_the_greedy_action_first() -> None:
+    """SR 4 after action 104 (buy, par, sell or pass): 14 candidates, the greedy buy of
+    DEE_6 first, every one a legal action; the track decision after action 201 (DEE lays
+    or passes) is not searched: its only candidate is the greedy lay, which MCTS plays."""
+    game = RHL.position("end_bank", 104)
+    cands = candidate_actions(game)
+    assert len(cands) == 14
+    assert cands[0] == GreedyBot().choose(game, decider(game))
+    assert isinstance(cands[0], BuyShares) and cands[0].shares == ("DEE_6",)
+    assert {a.type for a in cands} == {"buy_shares", "par", "sell_shares", "pass"}
+    assert all(find_choice(game, game.legal_actions(), a) is not None for a in cands)
+    track = RHL.position("end_bank", 201)
+    greedy = GreedyBot().choose(track, decider(track))
+    assert candidate_actions(track) == [greedy]
+    bot = MCTSBot(iterations=4, seed=1)
+    assert bot.choose(track, decider(track)) == greedy
+    assert bot.searched == 0 and bot.last_visits == {}
+
+
+@needs_shared
+def test_mcts_spends_its_budget_on_a_widening_set_of_children() -> None:
+    """SR 4 after action 104, 8 iterations, widening 1.5: the root's visits add up to
+    the 8 iterations, over 5 children (at most 1 + 1.5 * sqrt(7) when the last child was
+    added), the greedy action among them; the search counts one decision."""
+    game = RHL.position("end_bank", 104)
+    bot = MCTSBot(iterations=8, widening=1.5, seed=3)
+    choice = bot.choose(game, decider(game))
+    assert sum(bot.last_visits.values()) == 8
+    assert len(bot.last_visits) == 5
+    assert repr(candidate_actions(game)[0]) in bot.last_visits
+    assert repr(choice) in bot.last_visits
+    assert bot.searched == 1
+
+
+@needs_shared
+def test_estimated_values_add_horizon_income() -> None:
+    """OR 7.1 after action 304: the players' values are 1860, 2149 and 1421M; one OR of
+    income at the best routes (ADR 240, BME 160, DEE 360, GVE 340, CCE 160, RhE 350M)
+    adds e.g. 50% of 240 + 70% of 360 + 10% of 350 = 407M to player 635's 1421M."""
+    game = RHL.position("end_bank", 304)
+    assert estimated_values(game, 0) == {13627: 1860.0, 579: 2149.0, 635: 1421.0}
+    assert estimated_values(game, 1.0, route_budget=None) == {
+        13627: 2314.0, 579: 2616.0, 635: 1828.0}
+    assert estimated_values(game, 2.0, route_budget=None)[635] == 1421.0 + 2 * 407
+    r = rewards({1: 300.0, 2: 100.0, 3: -50.0})
+    assert r == {1: 0.75, 2: 0.25, 3: 0.0}
 
 
 def test_make_bot_names() -> None:

@@ -15,7 +15,7 @@ from rhineland.cli.main import cli
 from rhineland.engine.actions import Action
 from rhineland.sim import batch
 from rhineland.sim.batch import GameOutcome, GameSpec, run_batch, seat_bots
-from rhineland.sim.stats import mean_ci, standings, wilson
+from rhineland.sim.stats import margin, mean_ci, standings, wilson
 
 
 def test_simulate_writes_exports_that_replay(tmp_path: Path) -> None:
@@ -121,6 +121,28 @@ def test_standings_share_ties() -> None:
     assert st["greedy"].scores == [10, 30, 50, 10]
 
 
+def test_margin_with_bootstrap_interval() -> None:
+    """Three games, seats rotated: MCTS wins two, greedy one (a tie counts half): the
+    margin is 2/3 - 1/3; the bootstrap interval holds it, is the same for the same
+    seed, and is a single point when every resample is alike."""
+    a = GameSpec("1893", 0, ("mcts", "greedy"))
+    b = GameSpec("1893", 1, ("greedy", "mcts"))
+    outs = [GameOutcome(a, finished=True, scores=[30, 10]),
+            GameOutcome(b, finished=True, scores=[30, 10]),
+            GameOutcome(a, finished=True, scores=[50, 20]),
+            GameOutcome(b, finished=False)]
+    m = margin(outs, "mcts", "greedy", resamples=500, seed=4)
+    assert m is not None
+    assert m.diff == 2 / 3 - 1 / 3
+    assert -1.0 <= m.low <= m.diff <= m.high <= 1.0 and m.low < m.high
+    assert margin(outs, "mcts", "greedy", resamples=500, seed=4) == m
+    sweep = margin(outs[::2], "mcts", "greedy", resamples=50)
+    assert sweep is not None and (sweep.diff, sweep.low, sweep.high) == (1.0, 1.0, 1.0)
+    tie = margin([GameOutcome(a, finished=True, scores=[20, 20])], "mcts", "greedy")
+    assert tie is not None and tie.diff == 0.0
+    assert margin(outs, "mcts", "random") is None
+
+
 def test_tournament_prints_each_bot() -> None:
     res = CliRunner().invoke(cli, ["tournament", "18Rhl", "--games", "1", "--players", "3",
                                    "--bots", "greedy,random", "--seed", "2"])
@@ -129,6 +151,8 @@ def test_tournament_prints_each_bot() -> None:
              if ln.strip().startswith("│") and len(ln.split()) > 2}
     assert "greedy" in lines and "random" in lines
     assert "even odds 33.3%" in res.output
+    assert "margin greedy over random:" in res.output
+    assert "bootstrap 95% CI" in res.output
 
 
 def test_simulate_check_verifies_invariants_and_replay() -> None:

@@ -20,13 +20,13 @@ BOT_NAMES = ("random", "greedy", "mcts")
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """The bot called ``name`` (one of :data:`BOT_NAMES`), seeded with ``seed``;
-    ``"mcts:N"`` is MCTS with ``N`` iterations per decision (default 48).
+    ``"mcts:N"`` is MCTS with ``N`` iterations per searched decision (default 8).
     Raises ``ValueError`` for an unknown name or a bad iteration count."""
     base, _, arg = name.partition(":")
     if base == "mcts":
         if arg and (not arg.isdigit() or int(arg) < 1):
             raise ValueError(f"bad MCTS iteration count {arg!r} in {name!r} (e.g. mcts:32)")
-        return MCTSBot(int(arg) if arg else 48, seed=seed)
+        return MCTSBot(int(arg) if arg else 8, seed=seed)
     if arg:
         raise ValueError(f"bot {base!r} takes no parameter ({name!r})")
     if base == "random":

@@ -13,7 +13,9 @@ at ``--ray-address``); Ray is an optional extra, imported only then.
 
 ``rhineland tournament TITLE --games N --players K --bots greedy,random ...``
 plays the same way and prints each bot's win rate (a tie for first shared) with
-its Wilson 95% interval, and its average score with a 95% interval.
+its Wilson 95% interval, its average score with a 95% interval, and the margin of
+the first bot named over the second (difference of win rates) with a bootstrap 95%
+interval.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from rhineland.sim.batch import (
     run_batch_ray,
     seat_bots,
 )
-from rhineland.sim.stats import standings
+from rhineland.sim.stats import margin, standings
 from rhineland.titles import TITLES, get_title
 
 PER_GAME_ROWS = 40
@@ -242,6 +244,12 @@ def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, j
                       f"{lo:.1%}-{hi:.1%}", f"{mean:.0f} ± {half:.0f}")
     out = _stdout()
     out.print(table)
+    distinct = list(dict.fromkeys(names))
+    if len(distinct) >= 2:
+        m = margin(outcomes, distinct[0], distinct[1], seed=seed)
+        if m is not None:
+            out.print(f"margin {m.first} over {m.second}: {m.diff:+.1%} win rate "
+                      f"(bootstrap 95% CI {m.low:+.1%} to {m.high:+.1%}, games resampled)")
     unfinished = sum(1 for o in outcomes if not o.finished)
     out.print(f"{len(outcomes) / wall:.3f} games/s; even odds {1 / players:.1%} a seat"
               + (f"; {unfinished} unfinished (not counted)" if unfinished else ""))
