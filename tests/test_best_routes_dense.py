@@ -247,3 +247,49 @@ def test_rheingold_express_runs_no_more_routes_than_its_ends_have_track() -> Non
     two = search_routes(dataclasses.replace(base, trains=("8-90", "8-91")))
     assert got.revenue == two.revenue == 850 and got.gap == 0
     assert len(got.routes) <= 2
+
+
+WALK_CHECKS = 300
+"""Candidates per dense 1893 board whose every prefix the completion bound is checked on."""
+
+
+def test_completion_bound_with_no_hop_back_is_admissible() -> None:
+    """The completion bound (``_completion_bound`` with its walk table, whose walks never
+    hop straight back and never make their first hop to a node of the path) is at least
+    the ``ub`` of every route it covers: on every dense 1893 board, for the best
+    ``WALK_CHECKS`` candidates of the 8+x-train, every prefix in both directions bounds
+    the candidate's ``ub``; and the ban on a first hop to the path lowers the table's
+    value on some of those prefixes."""
+    from rhineland.routes.search import _completion_bound, _Search, _walk_table
+
+    checked = lowered = 0
+    for label, base in dense_boards():
+        if not label.startswith("1893"):
+            continue
+        train = "8+x-90"
+        s = _Search(dataclasses.replace(base, trains=(train,)))
+        tm = s.model(train)
+        f = _completion_bound(tm, s.board)
+        table = _walk_table(tm, s.board)
+        assert table is not None
+        for c in s.candidates(train, 0)[:WALK_CHECKS]:
+            for nodes in (c.nodes, c.nodes[::-1]):
+                for k in range(1, len(nodes) + 1):
+                    path = list(nodes[:k])
+                    vmask = sum(1 << i for i in path)
+                    counts = [0] * len(tm.limits)
+                    for i in path:
+                        if tm.rule[i] >= 0:
+                            counts[tm.rule[i]] += 1
+                    acc = sum(max(tm.value[i], 0) for i in path)
+                    got = f(path, vmask, counts, 0, acc, 1 << 60)
+                    assert got >= c.ub, (label, nodes, k, got, c.ub)
+                    checked += 1
+                    left = sum(tm.limits[r] - counts[r] for r in range(len(tm.limits))
+                               if tm.limits[r] < 50)
+                    row, back = table[min(left, len(table) - 1)]
+                    x = path[-1]
+                    for p, second in back[x].items():
+                        lowered += bool((vmask >> p) & 1) and second < row[x]
+    # measured: 86,988 prefixes checked, the ban lowers the table on 23,975 of them
+    assert checked >= 80_000 and lowered >= 20_000, (checked, lowered)

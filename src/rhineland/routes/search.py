@@ -790,7 +790,14 @@ def _completion_bound(
                 left = extra
                 for r in counted:
                     left += limits[r] - counts[r]
-                by_walk = walk[min(left, top_left)][path[-1]]
+                row, back = walk[min(left, top_left)]
+                x = path[-1]
+                by_walk = row[x]
+                ban = back[x]
+                if ban:  # the best first hop ends on the path: the second best
+                    (p, second), = ban.items()
+                    if (vmask >> p) & 1:
+                        by_walk = second
                 if total + by_walk <= theta:
                     return total + by_walk
             need = theta - total  # past it the branch stays, whatever the rest adds
@@ -925,14 +932,20 @@ _UNLIMITED = 50
 :func:`_walk_table` (1893's and 18Rhl's towns: 99)."""
 
 
+WalkRow = tuple[list[int], list[dict[int, int]]]
+"""One row of :func:`_walk_table`: the bound per node, and per node ``x`` the bound
+when the first hop may not end at a node ``p`` (only ``p`` = the best hop's end is
+stored: forbidding any other node leaves the bound as it is)."""
+
+
 _WALKS_SIZE = 64
-_WALKS: OrderedDict[tuple[object, ...], tuple[object, list[list[int]] | None]] = OrderedDict()
+_WALKS: OrderedDict[tuple[object, ...], tuple[object, list[WalkRow] | None]] = OrderedDict()
 """The last :func:`_walk_table` results, by what they read: the segment lists ``bm.adj``
 (by identity, kept alive by the entry), the blocked and terminal nodes, and the train's
 values, visits, rules, limits, metropolis hexes and ferry flags (by content)."""
 
 
-def _walk_table_memo(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
+def _walk_table_memo(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
     """:func:`_walk_table` reused between the walks of one search (its refills) and between
     searches on boards with the same track (the table is read only)."""
     key = (id(bm.adj), bm.blocked, bm.terminal, tm.value, tm.visit, tm.rule, tm.limits,
@@ -948,10 +961,12 @@ def _walk_table_memo(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
     return got
 
 
-def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
-    """``table[c][x]``: an upper bound (M) on the values a route collects after node ``x``
-    when it may still make ``c`` visits that count (or are dropped by the ferry), for a
-    train that pays every visit (``tm.all_pay``); ``None`` when no rule limits the visits.
+def _walk_table(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
+    """``table[c][0][x]``: an upper bound (M) on the values a route collects after node
+    ``x`` when it may still make ``c`` visits that count (or are dropped by the ferry),
+    for a train that pays every visit (``tm.all_pay``); ``None`` when no rule limits the
+    visits.  ``table[c][1][x].get(p, table[c][0][x])``: the same when the route's first
+    limited visit after ``x`` is not ``p`` (``p`` a node already on the path).
 
     Visits of the kinds an unlimited rule names (towns: 99) cost nothing: from ``x`` the
     route walks through such nodes only (never through a terminal or blocked one) to a
@@ -960,8 +975,12 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
     table is the best *walk* of that shape (nodes may repeat), a relaxation of every
     simple path: ``table[0][x]`` = the best run of free nodes from ``x``;
     ``table[c][x] = max(table[0][x], max over (w, chain): chain + value(w) +
-    table[c - 1][w])``, with nothing after a terminal or blocked ``w``.  Admissible: a
-    legal extension is such a walk with at most ``c`` limited visits.
+    table[c - 1][w])``, with nothing after a terminal or blocked ``w``.  The walks
+    never hop straight back (``w`` -> ``x`` -> ``w``): after the hop ``x`` -> ``w`` the
+    rest is ``table[c - 1][w]`` with the first hop not ending at ``x``; and a lookup
+    from the path's last node may forbid any node on the path as the first hop's end.
+    Admissible: a legal extension is a simple path, so such a walk (no node twice, so
+    no hop back and no hop to a node of the path) with at most ``c`` limited visits.
     """
     vals = tm.value
     n = len(vals)
@@ -1000,18 +1019,26 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[list[int]] | None:
                 elif reach.get(b, -1) < acc:
                     reach[b] = acc
         tail[x] = best_tail
-    table = [tail[:]]
+    # row[x]: the bound from x; back[x][p]: the bound from x when the first hop may
+    # not end at p (a walk never hops straight back to the node it came from)
+    table: list[WalkRow] = [(tail[:], [{} for _ in range(n)])]
     for _c in range(depth):
-        prev = table[-1]
+        prev, prev_back = table[-1]
         row = tail[:]
+        back: list[dict[int, int]] = []
         for x in range(n):
-            best = row[x]
+            best = second = row[x]
+            best_w = -1
             for w, chain in hops[x].items():
-                v = chain + max(vals[w], 0) + (0 if stop[w] else prev[w])
+                v = chain + max(vals[w], 0) + (
+                    0 if stop[w] else prev_back[w].get(x, prev[w]))
                 if v > best:
-                    best = v
+                    best, second, best_w = v, best, w
+                elif v > second:
+                    second = v
             row[x] = best
-        table.append(row)
+            back.append({best_w: second} if best_w >= 0 else {})
+        table.append((row, back))
     return table
 
 
