@@ -373,10 +373,7 @@ class GameStore:
         engine's message).  A refused action changes nothing.
         """
         with self.locked(game_id) as live:
-            pid = live.seat_of(secret)
-            if pid is None:
-                raise Forbidden("the spectator link watches: it acts for nobody")
-            self._check_fresh(live, last_action_id)
+            pid = self._acting_seat(live, secret, last_action_id)
             game = live.game
             if game.is_terminal:
                 raise Refused("the game is over")
@@ -400,6 +397,16 @@ class GameStore:
             except GameError as exc:
                 raise Refused(str(exc)) from None
             return self.act(game_id, secret, record, last_action_id)
+
+    def _acting_seat(self, live: Live, secret: str | None, last_action_id: int) -> int:
+        """The seat (player id) ``secret`` opens, if the position is still
+        ``last_action_id``.  Raises :class:`Forbidden` (the spectator link, or no seat's
+        secret) and :class:`Stale`."""
+        pid = live.seat_of(secret)
+        if pid is None:
+            raise Forbidden("the spectator link watches: it acts for nobody")
+        self._check_fresh(live, last_action_id)
+        return pid
 
     def _check_fresh(self, live: Live, last_action_id: int) -> None:
         if last_action_id != live.last_action_id:
@@ -485,10 +492,7 @@ class GameStore:
         :class:`Stale` as :meth:`act` does, :class:`Refused` when there is nothing of
         this seat's to undo or another person acted after it."""
         with self.locked(game_id) as live:
-            pid = live.seat_of(secret)
-            if pid is None:
-                raise Forbidden("the spectator link watches: it acts for nobody")
-            self._check_fresh(live, last_action_id)
+            pid = self._acting_seat(live, secret, last_action_id)
             game = live.game
             pos = live.undo_position(pid)
             before = (game.actions[pos - 1].id or 0) if pos > 0 else 0
