@@ -1,6 +1,7 @@
 // The game page: the map (SVG from the server), the seat's legal actions (from the
 // server's legal_actions, never computed here), the tables, the log, live updates (SSE).
-const $ = (sel) => document.querySelector(sel);
+import { $, el, fetchBody } from "/static/dom.js";
+
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const secret = location.hash.slice(1) || null;
 
@@ -11,27 +12,10 @@ let zoom = 1;
 let busy = false;
 let again = false;
 
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
 async function api(path, options = {}) {
   const headers = { ...(options.headers || {}) };
   if (secret) headers.Authorization = `Bearer ${secret}`;
-  const r = await fetch(`/api/games/${encodeURIComponent(gameId)}${path}`, { ...options, headers });
-  const isJson = (r.headers.get("content-type") || "").includes("json");
-  const body = isJson ? await r.json() : await r.text();
-  if (!r.ok) {
-    const err = new Error(isJson ? body.error : r.statusText);
-    err.status = r.status;
-    throw err;
-  }
-  return body;
+  return fetchBody(`/api/games/${encodeURIComponent(gameId)}${path}`, { ...options, headers });
 }
 
 function say(text, kind = "info") {

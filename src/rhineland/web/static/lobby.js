@@ -1,21 +1,5 @@
 // The lobby: recent games, a new game, an import (uses the JSON API only).
-const $ = (sel) => document.querySelector(sel);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v !== null && v !== undefined) node.setAttribute(k, v);
-  }
-  for (const c of children) node.append(c);
-  return node;
-}
-
-async function api(path, options = {}) {
-  const r = await fetch(path, options);
-  const body = await r.json();
-  if (!r.ok) throw new Error(body.error || r.statusText);
-  return body;
-}
+import { $, el, fetchBody as api } from "/static/dom.js";
 
 async function loadGames() {
   const games = await api("/api/games");
