@@ -9,14 +9,18 @@ tobymao/18xx (never its code), the seeds' rules summaries and the title data.
 
 from __future__ import annotations
 
-from play import play_packet_4p
-from rhineland.engine.actions import BuyShares, Par, Pass
-from rhineland.engine.entities import IPO
+from play import play_packet_4p, price
+from reference import ReferenceGames, needs_shared
+from rhineland.engine.actions import Bankrupt, BuyShares, Par, Pass
+from rhineland.engine.emergency import emergency_means
+from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
 from rhineland.engine.shares import give, swap_certificates
 from rhineland.titles import get_title
 
 PLAYERS4 = [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")]
+G1893 = ReferenceGames("1893")
+RHL = ReferenceGames("18Rhl")
 
 
 def rhl_game(options: tuple[str, ...] = ()) -> Game:
@@ -74,3 +78,31 @@ def test_presidency_swap_counts_certificates_not_percent() -> None:
     for cid in ("KEG_4", "KEG_6", "KEG_5"):
         give(game, cert[cid], 3)
     assert [c.id for c in swap_certificates(keg, 3, 20)] == ["KEG_4", "KEG_6"]
+
+
+# -- bankruptcy: the president first sells what they may ----------------------------------
+
+
+@needs_shared
+def test_1893_bankrupt_president_sells_the_largest_bundle_of_each_company_first() -> None:
+    """1893 bankruptcy (reference engine's bankruptcy step; seed 001: the game ends at
+    once): before their cash goes to the bank, the bankrupt president sells, per
+    company, the largest bundle they may, each sale moving the price down a row.
+    generated g17 before #536: DE (60M) must buy an 800M train; its president 1001
+    (29M) holds RAG's president's certificate and three 10% (50%), 1004 holds 30%: the
+    means are 60 + 29 + 300 = 389M < 800M.  Declaring bankruptcy at once, 1001 sells
+    RAG's 50% in one sale (RAG 60M -> 55M), 1004 takes RAG's presidency and hands two
+    10% certificates to the market (50% there), and the 29 + 300M go to the bank (the
+    recorded game sold RAG share by share first; this is the same rule reached at
+    once)."""
+    game = G1893.position("generated/g17", 535)
+    rag = game.corporation("RAG")
+    assert (rag.percent_of(1001), rag.percent_of(1004), rag.president) == (50, 30, 1001)
+    bank = game.bank.cash
+    assert emergency_means(game, game.corporation("DE"), game.player(1001)) == 389
+    game.process(Bankrupt(entity="DE", entity_type="corporation"))
+    assert game.is_terminal and game.player(1001).bankrupt
+    assert price(game, "RAG") == (55, 6, 1)
+    assert (rag.percent_of(1001), rag.percent_of(1004), rag.percent_of(MARKET)) == (0, 30, 50)
+    assert rag.president == 1004
+    assert game.player(1001).cash == 0 and game.bank.cash == bank + 29
