@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import MARKET, Certificate, Corporation, Player
+from rhineland.engine.shares import presidency_taker
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -178,7 +179,11 @@ def emergency_bundles(game: Game, entity: Any,
             if not cert.president:
                 percents = [total]
             elif others >= cert.percent:
-                percents = [total - 10 * k for k in range(cert.percent // 10)]
+                # another player must take the presidency: hold more than is kept
+                held = corp.counted_percent(player.id)
+                percents = [p for p in (total - 10 * k for k in range(cert.percent // 10))
+                            if presidency_taker(game, corp, after=player.id, above=held - p,
+                                                exclude=player.id) is not None]
             else:
                 percents = []
             for pct in percents:
