@@ -9,18 +9,25 @@ tobymao/18xx (never its code), the seeds' rules summaries and the title data.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from play import play_packet_4p, price
 from reference import ReferenceGames, needs_shared
-from rhineland.engine.actions import Bankrupt, BuyShares, Par, Pass
+from rhineland import GameError
+from rhineland.engine.actions import Bankrupt, BuyShares, BuyTrain, Par, Pass
 from rhineland.engine.emergency import emergency_means
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
+from rhineland.engine.legal.choices import AmountRange
 from rhineland.engine.shares import give, swap_certificates
+from rhineland.io.export import load_export, replay
 from rhineland.titles import get_title
 
 PLAYERS4 = [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")]
 G1893 = ReferenceGames("1893")
-RHL = ReferenceGames("18Rhl")
+SELFPLAY = Path(__file__).parent / "data" / "selfplay"
 
 
 def rhl_game(options: tuple[str, ...] = ()) -> Game:
@@ -106,3 +113,30 @@ def test_1893_bankrupt_president_sells_the_largest_bundle_of_each_company_first(
     assert (rag.percent_of(1001), rag.percent_of(1004), rag.percent_of(MARKET)) == (0, 30, 50)
     assert rag.president == 1004
     assert game.player(1001).cash == 0 and game.bank.cash == bank + 29
+
+
+def test_1893_bonds_count_toward_the_means_in_the_bankruptcy_check() -> None:
+    """1893 (reference engine: a player's liquidity adds 100M per bond, so bonds count
+    in the bankruptcy check although they are not sold in an operating round).
+    Self-play seed 5039, OR 4.1: RAG (85M, no train) must buy a train, the cheapest
+    costs 300M; its president P2 has 150M and no share they may sell, but holds the
+    bond AdSK-1: 85 + 150 + 100 = 335M >= 300M, so bankruptcy is refused (and not
+    listed).  The way out the reference leaves is another company's train: RAG may
+    buy one for 1M up to what RAG and P2 have."""
+    game = replay(load_export(SELFPLAY / "1893_seed5039_bankrupt_bond.json"))
+    rag, p2 = game.corporation("RAG"), game.player(2)
+    assert (game.round.label, game.round.step_name(game)) == ("OR 4.1", "buy_train")
+    assert (rag.cash, rag.trains, p2.cash) == (85, [], 150)
+    assert "AdSK-1" in p2.companies
+    assert emergency_means(game, rag, p2) == 235
+    bankrupt = Bankrupt(entity="RAG", entity_type="corporation")
+    assert not game.is_legal(bankrupt)
+    assert not any(isinstance(a, Bankrupt) for a in game.legal_actions())
+    with pytest.raises(GameError) as info:
+        game.process(bankrupt)
+    assert info.value.rule == "bankrupt.can_pay"
+    spans = {a.action.train: (a.min, a.max) for a in game.legal_actions()
+             if isinstance(a, AmountRange) and isinstance(a.action, BuyTrain)}
+    assert spans and all(lo == 1 for lo, _ in spans.values())
+    game.process(BuyTrain(entity="RAG", entity_type="corporation", train="3-0", price=1))
+    assert rag.trains and rag.cash == 84

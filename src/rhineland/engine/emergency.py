@@ -213,16 +213,19 @@ def emergency_means(game: Game, entity: Any, player: Player) -> int:
 
 def check_may_go_bankrupt(game: Game, entity: Any, player: Player) -> int:
     """Price (M) of the cheapest train ``entity`` must buy and cannot pay even after
-    its president ``player`` sells all they may; raises ``GameError``
+    its president ``player`` sells all they may (with the title's
+    :meth:`~rhineland.engine.rules_trains.TrainRules.bankruptcy_extra_means`); raises ``GameError``
     (``"bankrupt.no_train"``, ``"bankrupt.can_pay"``) otherwise."""
     price = cheapest_train_price(game)
     if price is None:
         raise GameError("no train left in the depot", "bankrupt.no_train")
-    means = emergency_means(game, entity, player)
+    means = emergency_means(game, entity, player) + game.title.bankruptcy_extra_means(
+        game, player)
     if means >= price:
         raise GameError(
             f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-            f"cash and sellable shares total {means}M, the cheapest train costs {price}M",
+            f"cash and sellable shares (and bonds) total {means}M, the cheapest train costs "
+            f"{price}M",
             "bankrupt.can_pay",
         )
     return price

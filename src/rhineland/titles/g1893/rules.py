@@ -20,6 +20,7 @@ from rhineland.engine.shares import (
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g1893.board_rules import CologneBoardRules
+from rhineland.titles.g1893.constants import is_bond
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
@@ -193,6 +194,14 @@ class Cologne(CologneStock, CologneMergers, Title):
         if private.owner == "bank":
             return None
         return super().private_owner_entity(game, private)
+
+    def bankruptcy_extra_means(self, game: Game, player: Any) -> int:
+        """The face value of the bonds ``player`` holds (100M each) counts toward the
+        means in the bankruptcy check, although bonds are not sold in an operating
+        round: the reference engine's liquidity adds them, so a president holding
+        bonds worth what is missing may not go bankrupt (and must find another way,
+        e.g. another company's train)."""
+        return sum(game.private(sym).spec.value for sym in player.companies if is_bond(sym))
 
     def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
         """A corporation never buys a minor's train (seed 001, rule case 5)."""
