@@ -140,3 +140,22 @@ def test_1893_bonds_count_toward_the_means_in_the_bankruptcy_check() -> None:
     assert spans and all(lo == 1 for lo, _ in spans.values())
     game.process(BuyTrain(entity="RAG", entity_type="corporation", train="3-0", price=1))
     assert rag.trains and rag.cash == 84
+
+
+def test_1893_bonds_do_not_block_bankruptcy_where_no_other_train_may_be_bought() -> None:
+    """Self-play seed 7007, OR 4.1: RAG (53M, no train) must buy a train, the cheapest
+    costs 180M; its president P1 has 61M, no share to sell and the bond AdSK-2
+    (53 + 61 + 100 = 214M).  Only minors own trains, and a corporation never buys a
+    minor's train: the reference engine refuses the bankruptcy and leaves no legal
+    action (the game cannot go on).  Here the bond does not count and the president
+    goes bankrupt, so the game ends."""
+    game = replay(load_export(SELFPLAY / "1893_seed7007_bond_no_way_out.json"))
+    rag, p1 = game.corporation("RAG"), game.player(1)
+    assert (game.round.label, rag.cash, rag.trains, p1.cash) == ("OR 4.1", 53, [], 61)
+    assert "AdSK-2" in p1.companies
+    assert {o.sym for o in game.minors.values() if o.trains} == {"EKB", "KFBE", "BKB"}
+    assert not any(c.trains for c in game.corporations.values())
+    assert game.title.bankruptcy_extra_means(game, rag, p1) == 0
+    assert game.legal_actions() == [Bankrupt(entity="RAG", entity_type="corporation")]
+    game.process(Bankrupt(entity="RAG", entity_type="corporation"))
+    assert game.is_terminal and p1.bankrupt

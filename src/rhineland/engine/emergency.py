@@ -220,7 +220,7 @@ def check_may_go_bankrupt(game: Game, entity: Any, player: Player) -> int:
     if price is None:
         raise GameError("no train left in the depot", "bankrupt.no_train")
     means = emergency_means(game, entity, player) + game.title.bankruptcy_extra_means(
-        game, player)
+        game, entity, player)
     if means >= price:
         raise GameError(
             f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "

@@ -195,12 +195,21 @@ class Cologne(CologneStock, CologneMergers, Title):
             return None
         return super().private_owner_entity(game, private)
 
-    def bankruptcy_extra_means(self, game: Game, player: Any) -> int:
+    def bankruptcy_extra_means(self, game: Game, entity: Any, player: Any) -> int:
         """The face value of the bonds ``player`` holds (100M each) counts toward the
         means in the bankruptcy check, although bonds are not sold in an operating
         round: the reference engine's liquidity adds them, so a president holding
-        bonds worth what is missing may not go bankrupt (and must find another way,
-        e.g. another company's train)."""
+        bonds worth what is missing may not go bankrupt and buys another company's
+        train instead.  Where ``entity`` may buy no other company's train (phase 2, or
+        only minors own trains) the reference engine leaves no legal action at all;
+        there the bonds do not count, so the game goes on by the bankruptcy (a
+        deadlock no reference game can continue from)."""
+        others = list(game.corporations.values()) + list(game.minors.values())
+        if not self.may_buy_trains_from_others(game, entity) or not any(
+            o is not entity and o.trains and self.train_sellable_to(game, o, entity)
+            for o in others
+        ):
+            return 0
         return sum(game.private(sym).spec.value for sym in player.companies if is_bond(sym))
 
     def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
