@@ -39,14 +39,16 @@ def test_emergency_sale_of_a_whole_20_percent_certificate() -> None:
     """18Rhl seed 378, OR 14.1: CCE (263M, no train) must buy the cheapest train, a
     5-train for 500M; its president P2 has 231M, so 6M are missing.  P2's only
     sellable certificate is KEG_2, a 20% certificate of KEG at 75M: selling it (150M)
-    is legal though 10% would cover 6M, because a certificate is sold whole."""
+    is legal though 10% would cover 6M, because a certificate is sold whole.  P2 could
+    raise 300M from KEG (KEG_2 and the president's certificate KEG_0: P3 holds 20% and
+    would take the presidency), so bankruptcy is refused."""
     game = position("18Rhl_seed378_emergency_20pct.json")
     money = total_money(game)
     cce = game.state.round.current_entity(game)
     p2 = game.player(2)
     assert (cce.sym, cce.cash, cce.trains, p2.cash) == ("CCE", 263, [], 231)
     assert emergency_need(game, cce, p2) == 6
-    assert emergency_means(game, cce, p2) == 263 + 231 + 150
+    assert emergency_means(game, cce, p2) == 263 + 231 + 300
     keg2 = game.corporation("KEG").certificates[2]
     assert (keg2.id, keg2.percent, keg2.owner, keg2.president) == ("KEG_2", 20, 2, False)
     assert game.corporation("KEG").share_price.price == 75

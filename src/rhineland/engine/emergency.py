@@ -15,8 +15,9 @@ shares; the reference facts ``rules``: ``ebuy_depot_train_must_be_cheapest``,
   less one certificate (:func:`smallest_step`) must fall short of the need (unless
   ``ebuy_sell_more_than_needed``).
 * Bankruptcy (:func:`emergency_means`): only when the treasury, the president's
-  cash and every share they could sell (:func:`emergency_bundles`) together fall
-  short of the cheapest train.
+  cash and every share they could sell (:func:`emergency_bundles`, the president's
+  certificate of another company included) together fall short of the cheapest
+  train.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.entities import MARKET, Certificate, Corporation, Player
+from rhineland.engine.shares import presidency_taker
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -152,28 +154,50 @@ def smallest_step(certs: list[Certificate]) -> int:
 
 
 def emergency_bundles(game: Game, entity: Any,
-                      player: Player) -> list[tuple[Corporation, list[Certificate]]]:
-    """Per corporation, the largest set of ``player``'s ordinary certificates (not the
-    president's) sellable in an emergency: within the market limit, of an operated
-    corporation, keeping the operating company's presidency (newest certificates first)."""
+                      player: Player) -> list[tuple[Corporation, list[Certificate], int]]:
+    """Per corporation, the largest bundle ``player`` may sell in an emergency, as
+    (corporation, certificates, percent): the reference engine's bundles (the holding
+    smallest certificate first, the president's certificate last, each prefix a
+    bundle, and with the president's certificate also 10% steps less of it, offered
+    only when another player holds at least its percent), of those the sale check
+    (:meth:`~rhineland.engine.rules_stock.StockRules.check_sell`: operated, within
+    the market limit) accepts and that keep the operating company's presidency
+    (:func:`keeps_presidency`).  The president's certificate of another company
+    counts (its presidency passes by the sale).  Certificates of one size go newest
+    first."""
     out = []
-    limit = game.data.rules.get("market_share_limit", 50)
     for corp in game.corporations.values():
         if not corp.operated or corp.closed or corp.share_price is None:
             continue
-        room = limit - corp.percent_of(MARKET)
-        chosen: list[Certificate] = []
-        sold = 0
-        for cert in sorted(corp.certs_of(player.id), key=lambda c: -c.index):
-            if cert.president or cert.percent > room:
-                continue
-            if not keeps_presidency(game, entity, player, corp, sold + cert.percent):
-                continue
-            chosen.append(cert)
-            room -= cert.percent
-            sold += cert.percent
-        if chosen:
-            out.append((corp, chosen))
+        certs = sorted(corp.certs_of(player.id), key=lambda c: (c.president, c.percent, -c.index))
+        others = max((corp.counted_percent(p.id) for p in game.state.players
+                      if p is not player and not p.bankrupt), default=0)
+        best: tuple[list[Certificate], int] | None = None
+        total = 0
+        for i, cert in enumerate(certs):
+            total += cert.percent
+            if not cert.president:
+                percents = [total]
+            elif others >= cert.percent:
+                # another player must take the presidency: hold more than is kept
+                held = corp.counted_percent(player.id)
+                percents = [p for p in (total - 10 * k for k in range(cert.percent // 10))
+                            if presidency_taker(game, corp, after=player.id, above=held - p,
+                                                exclude=player.id) is not None]
+            else:
+                percents = []
+            for pct in percents:
+                if best is not None and pct <= best[1]:
+                    continue
+                if not keeps_presidency(game, entity, player, corp, pct):
+                    continue
+                try:
+                    game.title.check_sell(game, player, corp, certs[:i + 1], pct)
+                except GameError:
+                    continue
+                best = (certs[:i + 1], pct)
+        if best is not None:
+            out.append((corp, best[0], best[1]))
     return out
 
 
@@ -181,24 +205,27 @@ def emergency_means(game: Game, entity: Any, player: Player) -> int:
     """M ``entity`` and its president ``player`` could raise for a train: the treasury,
     the president's cash and every share :func:`emergency_bundles` allows selling."""
     total = int(entity.cash + player.cash)
-    for corp, certs in emergency_bundles(game, entity, player):
+    for corp, _certs, percent in emergency_bundles(game, entity, player):
         assert corp.share_price is not None
-        total += corp.share_price.price * sum(c.percent for c in certs) // 10
+        total += corp.share_price.price * percent // 10
     return total
 
 
 def check_may_go_bankrupt(game: Game, entity: Any, player: Player) -> int:
     """Price (M) of the cheapest train ``entity`` must buy and cannot pay even after
-    its president ``player`` sells all they may; raises ``GameError``
+    its president ``player`` sells all they may (with the title's
+    :meth:`~rhineland.engine.rules_trains.TrainRules.bankruptcy_extra_means`); raises ``GameError``
     (``"bankrupt.no_train"``, ``"bankrupt.can_pay"``) otherwise."""
     price = cheapest_train_price(game)
     if price is None:
         raise GameError("no train left in the depot", "bankrupt.no_train")
-    means = emergency_means(game, entity, player)
+    means = emergency_means(game, entity, player) + game.title.bankruptcy_extra_means(
+        game, entity, player)
     if means >= price:
         raise GameError(
             f"{player.name} cannot go bankrupt: {entity.sym}'s cash plus {player.name}'s "
-            f"cash and sellable shares total {means}M, the cheapest train costs {price}M",
+            f"cash and sellable shares (and bonds) total {means}M, the cheapest train costs "
+            f"{price}M",
             "bankrupt.can_pay",
         )
     return price

@@ -69,6 +69,13 @@ class TrainRules:
         hook; 1893 never obliges minors."""
         return not entity.trains and self.has_route(game, entity)
 
+    def bankruptcy_extra_means(self, game: Game, entity: Any, player: Any) -> int:
+        """M that count toward the means of ``entity`` and its president ``player`` in
+        the bankruptcy check beyond the treasury, the president's cash and the shares
+        they may sell (:func:`rhineland.engine.emergency.check_may_go_bankrupt`).
+        Title hook; default 0 (1893: the face value of the president's bonds)."""
+        return 0
+
     def available_depot_trains(self, game: Game) -> list[Any]:
         """Depot trains that may be bought now: the next type, and types made available."""
         depot = game.depot_trains()

@@ -8,7 +8,8 @@ Rules (standard 18xx unless a title hook says otherwise):
   strictly more than the president, the presidency passes to the player with
   the most (ties: the first in seat order after the old president); the new
   president hands over certificates worth the president's certificate's
-  percentage (two 10% certificates or one double) in exchange.
+  percentage (two certificates in the order acquired, or a double alone when it
+  is one of two) in exchange.
 * A corporation floats once the sold percentage reaches its float percentage.
 """
 
@@ -80,22 +81,24 @@ def sold_percent(corp: Corporation) -> int:
 
 
 def swap_certificates(corp: Corporation, holder: int, percent: int) -> list[Certificate]:
-    """Certificates of ``holder`` worth ``percent`` handed over for the president's
-    certificate: a double if it matches and there are more than two certificates to
-    choose from, else 10% certificates in index order."""
-    mine = [c for c in corp.certificates if c.owner == holder and not c.president]
-    doubles = [c for c in mine if c.percent == percent]
-    singles = sorted((c for c in mine if c.percent < percent), key=lambda c: c.pool_seq)
-    if doubles and (len(mine) <= 2 or sum(c.percent for c in singles) < percent):
-        return [doubles[0]]
-    give: list[Certificate] = []
-    total = 0
-    for c in singles:
-        if total >= percent:
-            break
-        give.append(c)
-        total += c.percent
-    return give if total >= percent else [doubles[0]] if doubles else give
+    """Certificates of ``holder`` handed over for the president's certificate of
+    ``percent``: from ``holder``'s certificates in the order they were acquired, with
+    no double the first ``percent // 10`` of them; with a double (18Rhl KEG, 1893
+    AGV/HGK) and no more than that many certificates, the first double; else the first
+    ``percent // 10`` of the others.
+
+    Both titles' rule (reference engine ``shares_for_presidency_swap``); it counts
+    certificates, not percent, so a holder of both KEG doubles and a 10% hands over
+    the second double and the 10% (30%) for the 20% president's certificate."""
+    count = percent // 10
+    mine = sorted((c for c in corp.certificates if c.owner == holder and not c.president),
+                  key=lambda c: c.pool_seq)
+    double = next((c for c in mine if c.double), None)
+    if double is None:
+        return mine[:count]
+    if len(mine) <= count:
+        return [double]
+    return [c for c in mine if c is not double][:count]
 
 
 def president_swap(

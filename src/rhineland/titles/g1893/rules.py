@@ -20,6 +20,7 @@ from rhineland.engine.shares import (
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g1893.board_rules import CologneBoardRules
+from rhineland.titles.g1893.constants import is_bond
 from rhineland.titles.g1893.mergers import CologneMergers
 from rhineland.titles.g1893.revenue import CologneRevenue
 from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
@@ -193,6 +194,35 @@ class Cologne(CologneStock, CologneMergers, Title):
         if private.owner == "bank":
             return None
         return super().private_owner_entity(game, private)
+
+    def bankruptcy_extra_means(self, game: Game, entity: Any, player: Any) -> int:
+        """The face value of the bonds ``player`` holds (100M each) counts toward the
+        means in the bankruptcy check, although bonds are not sold in an operating
+        round: the reference engine's liquidity adds them, so a president holding
+        bonds worth what is missing may not go bankrupt and buys another company's
+        train instead.  Where ``entity`` may buy no other company's train (phase 2, only
+        minors own trains, or no price is open after an emergency sale's least spend)
+        the reference engine leaves no legal action at all;
+        there the bonds do not count, so the game goes on by the bankruptcy (a
+        deadlock no reference game can continue from)."""
+        bonds = sum(game.private(sym).spec.value for sym in player.companies if is_bond(sym))
+        if not bonds or not self.may_buy_trains_from_others(game, entity):
+            return 0
+        turn = getattr(game.state.round, "turn_state", None)
+        sold_at = getattr(turn, "last_sale_share_price", None)
+        means = entity.cash + player.cash
+        for other in list(game.corporations.values()) + list(game.minors.values()):
+            if other is entity or not self.train_sellable_to(game, other, entity):
+                continue
+            for train in other.trains:
+                face = train.spec.price
+                # the prices buy_train_from_other accepts: 1M (after an emergency sale,
+                # more than the means less that share) up to the treasury, or up to
+                # face value with the president's help
+                low = means - sold_at + 1 if sold_at is not None and entity.cash < face else 1
+                if low <= max(entity.cash, min(face, means)):
+                    return bonds
+        return 0
 
     def train_sellable_to(self, game: Game, seller: Any, buyer: Any) -> bool:
         """A corporation never buys a minor's train (seed 001, rule case 5)."""

@@ -186,9 +186,14 @@ class G1893BuyTrain(BuyTrainStep):
         return out
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
-        """Raises ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
+        """The president goes bankrupt: first they sell, per corporation, the largest
+        bundle they may (:func:`~rhineland.engine.emergency.emergency_bundles`; each
+        sale moves the share price down as any sale), then their cash goes to the bank
+        and the game ends (the reference engine's bankruptcy step).  Raises
+        ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
         :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
-        from rhineland.engine.emergency import check_may_go_bankrupt
+        from rhineland.engine.emergency import check_may_go_bankrupt, emergency_bundles
+        from rhineland.engine.rounds.stock import sell_certificates
 
         owners = game.entity_owner_ids(entity)
         if not owners:
@@ -197,6 +202,8 @@ class G1893BuyTrain(BuyTrainStep):
             raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
         player = game.player(owners[0])
         check_may_go_bankrupt(game, entity, player)
+        for corp, certs, percent in emergency_bundles(game, entity, player):
+            sell_certificates(game, player, corp, certs, percent)
         game.pay(player, game.bank, player.cash)
         player.bankrupt = True
         game.add_log(f"{player.name} goes bankrupt: the game ends")

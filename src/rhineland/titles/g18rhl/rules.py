@@ -169,8 +169,10 @@ class Rhl(Title):
     def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
         """The president cannot pay for the train the corporation must buy.
 
-        In the reference engine's order: the president sells what they may (one sale
-        per corporation); the rest of their shares go to the market, and each
+        In the reference engine's order: the president sells what they may (per
+        corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
+        with another company's president's certificate when another player holds
+        enough to take it); the rest of their shares go to the market, and each
         corporation they presided passes to the player with the most shares (ties:
         the first after them in player order) or, with no one at 20%, enters
         receivership; their privates close and their cash goes to the bank.  If
@@ -193,8 +195,8 @@ class Rhl(Title):
         cheapest = self.cheapest_depot_train(game)
         assert cheapest is not None
         game.add_log(f"{player.name} goes bankrupt")
-        for corp, certs in emergency_bundles(game, entity, player):
-            sell_certificates(game, player, corp, certs, sum(c.percent for c in certs))
+        for corp, certs, percent in emergency_bundles(game, entity, player):
+            sell_certificates(game, player, corp, certs, percent)
         contribution = player.cash
         for corp in game.corporations.values():
             held = corp.certs_of(player.id)
