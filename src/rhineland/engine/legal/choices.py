@@ -137,6 +137,11 @@ class AmountSpan:
     whole: frozenset[str] = frozenset()
     """Rules that refuse the decision whatever the amount (e.g. the step does not take it
     now): refused by one of them at one amount, it is refused at every amount."""
+    bounds: Callable[[], tuple[int, int]] | None = None
+    """The least and most amount the rules' amount checks accept now, where the rules
+    state them (e.g. :meth:`~rhineland.engine.rules_trains.TrainRules.other_train_price_bounds`):
+    the span is then narrowed by one trial instead of a search (the other checks refuse
+    every amount or none)."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ last check, the track restriction, is made when it is looked at:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rhineland.engine.actions import (
     Action,
@@ -58,15 +59,18 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.board.legality import Lay, TokenSpot
     from rhineland.engine.game import Game
+    from rhineland.engine.rounds.operating import OperatingRound
 
 DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
 """Every dividend kind an action may name; the title's rules accept some of them."""
 
 
-TRAIN_PRICE_FREE_RULES = frozenset({"or.step", "train.from_other"})
+TRAIN_PRICE_FREE_RULES = frozenset({"or.step", "train.from_other", "train.limit",
+                                    "train.emergency_depot_only"})
 """Refusals of a train bought from another company that do not look at the price (the
 step does not take the purchase; trains do not change hands in this phase or between
-these companies): checked before the price is used."""
+these companies; the company is at its train limit; after an emergency sale only the
+depot sells): checked before the price is used."""
 
 
 def entity_type(entity: Any) -> EntityType:
@@ -107,7 +111,8 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
             if c.check():
                 out.append(c.choice)
         elif isinstance(c, AmountSpan):
-            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
+            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole,
+                                     c.bounds)
             if rng is not None:
                 out.append(rng)
         elif isinstance(c, Ladder):
@@ -269,6 +274,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         out.append(Bankrupt(entity=sym, entity_type=etype))
         out.extend(sell_share_actions(game, game.player(owners[0])))
     others = list(game.corporations.values()) + list(game.minors.values())
+    bounds = game.title.other_train_price_bounds  # the price checks' interval
+    rnd = cast("OperatingRound", game.round)  # the buy-train step's round
     for other in others:
         if other is entity or other.closed:
             continue
@@ -278,7 +285,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             # trial finds how far)
             out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
                                   "price", 1, max(entity.cash + helper, 1), 1,
-                                  (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES))
+                                  (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES,
+                                  partial(bounds, game, rnd, entity, t)))
     return out
 
 

@@ -53,18 +53,36 @@ class Trial:
 
     def amount_range(self, template: Action, field: str, lo: int, hi: int, step: int = 1,
                      hints: Iterable[int] = (),
-                     whole: frozenset[str] = frozenset()) -> AmountRange | None:
+                     whole: frozenset[str] = frozenset(),
+                     bounds: Callable[[], tuple[int, int]] | None = None,
+                     ) -> AmountRange | None:
         """The legal amounts of ``template``'s ``field`` within ``lo..hi`` (by ``step``) as
         an :class:`AmountRange`, or ``None`` when no amount is legal.
 
         The legal amounts of one decision form an interval (a least and a most M); it
         is found from a legal point (``lo``, ``hi`` or one of ``hints``) by bisection.
         A refusal by one of the ``whole`` rules (rules that do not look at the amount)
-        refuses every amount: ``None`` at once.
+        refuses every amount: ``None`` at once.  Where the rules state the interval of
+        their amount checks (``bounds()``: least, most M), the other checks refuse every
+        amount or none: one trial at the least amount decides (a refusal by another rule
+        than ``whole`` falls back to the search).
         """
         if hi < lo:
             return None
         seen: dict[int, bool] = {}
+        if bounds is not None:
+            least, most = bounds()
+            least = lo + max(0, -(-(least - lo) // step)) * step  # onto the grid, inside
+            most = lo + (min(hi, most) - lo) // step * step
+            if least > most:
+                return None
+            refused = self.refusal(with_amount(template, field, least))
+            if refused is None:
+                return AmountRange(with_amount(template, field, least), field, least, most,
+                                   step)
+            if refused.rule in whole:
+                return None
+            seen[least] = False
 
         def ok(v: int) -> bool:
             if v not in seen:
