@@ -32,6 +32,7 @@ from rhineland.engine.actions import (
     Pass,
     PlaceToken,
     SellShares,
+    trusted,
 )
 from rhineland.engine.entities import (
     IPO,
@@ -141,7 +142,8 @@ def par_actions(game: Game, player: Player, corp: Corporation) -> Ladder:
     for the money, or for a reason that is not the cell's, refuses the costlier ones)."""
     cells = sorted(game.title.par_cells_for(game, corp), key=lambda c: c.price)
     return Ladder(tuple(
-        Par(entity=player.id, corporation=corp.sym, share_price=f"{c.price},{c.row},{c.col}")
+        trusted(Par, entity=player.id, corporation=corp.sym,
+                share_price=f"{c.price},{c.row},{c.col}")
         for c in cells
     ), PAR_CELL_RULES)
 
@@ -163,7 +165,8 @@ def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Act
             seen.add(key)
             if game.title.share_price_for(game, corp, cert, source) > player.cash:
                 continue
-            out.append(BuyShares(entity=player.id, shares=(cert.id,), percent=cert.percent))
+            out.append(trusted(BuyShares, entity=player.id, shares=(cert.id,),
+                               percent=cert.percent))
     return out
 
 
@@ -211,8 +214,8 @@ def sell_share_actions(game: Game, player: Player) -> list[Action]:
                 check(game, player, corp, certs, pct)
             except GameError:
                 continue  # process refuses it with this very check
-            out.append(SellShares(entity=player.id, shares=tuple(c.id for c in certs),
-                                  percent=pct))
+            out.append(trusted(SellShares, entity=player.id, shares=tuple(c.id for c in certs),
+                               percent=pct))
     return out
 
 
@@ -237,9 +240,9 @@ def lay_action(game: Game, entity: Any, lay: Lay) -> LayTile:
     """The ``lay_tile`` action of one legal lay (the first unused copy of the tile)."""
     copies = game.board.supply.get(lay.tile) or [f"{lay.tile}-0"]
     if lay.special:
-        return LayTile(entity=lay.special, entity_type="company", hex=lay.hex, tile=copies[0],
-                       rotation=lay.rotation)
-    return LayTile(entity=entity.sym, entity_type=entity_type(entity), hex=lay.hex,
+        return trusted(LayTile, entity=lay.special, entity_type="company", hex=lay.hex,
+                       tile=copies[0], rotation=lay.rotation)
+    return trusted(LayTile, entity=entity.sym, entity_type=entity_type(entity), hex=lay.hex,
                    tile=copies[0], rotation=lay.rotation)
 
 
@@ -263,8 +266,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             if t.name in seen:
                 continue
             seen.add(t.name)
-        out.append(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=t.spec.price,
-                            variant=t.name))
+        out.append(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
+                           price=t.spec.price, variant=t.name))
     out.append(Pass(entity=sym, entity_type=etype))
     owners = game.entity_owner_ids(entity)
     must = game.title.must_buy_train(game, entity)
@@ -283,7 +286,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         for t in reversed(list(kinds.values())):
             # up to the company's cash, or beyond where its owner may help (the rules'
             # trial finds how far)
-            out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
+            out.append(AmountSpan(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
+                                          price=1),
                                   "price", 1, max(entity.cash + helper, 1), 1,
                                   (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES,
                                   partial(bounds, game, rnd, entity, t)))
