@@ -1,8 +1,10 @@
 """Amount spans whose interval the rules state (``AmountSpan.bounds``, e.g. the price of a
-train bought from another company) are narrowed by one trial; the result must equal
-the trial search's (``Trial.amount_range`` without the bounds) at every such span: at
-every position of every reference game in ``../shared`` and at the positions seeded
-random games reach (both titles, optional rules mixed; bounded by action count)."""
+train bought from another company) are narrowed by one trial, and spans of one group
+(``AmountSpan.same_as``: a type of train from different sellers) share that trial; the
+result must equal each span's own trial search (``Trial.amount_range`` without the
+bounds) at every such span: at every position of every reference game in ``../shared``
+and at the positions seeded random games reach (both titles, optional rules mixed;
+bounded by action count)."""
 
 from __future__ import annotations
 
@@ -35,11 +37,12 @@ def _as_tuple(r: AmountRange | None) -> tuple[int, int, int] | None:
 def _compare(game: Game) -> int:
     """Compare every bounded span now; the number of spans compared."""
     spans = _bounded_spans(game)
-    trial = Trial(game)
+    trial = Trial(game)  # one trial for the position: spans of a group found legal shared
     for c in spans:
         stated = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole,
-                                    c.bounds)
-        searched = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
+                                    c.bounds, c.same_as, c.gate)
+        searched = Trial(game).amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints,
+                                            c.whole)
         assert _as_tuple(stated) == _as_tuple(searched), (c.action, c.bounds and c.bounds())
         if stated is not None:  # the ends are legal, one past them is not
             assert game.is_legal(stated.at(stated.min)) and game.is_legal(stated.at(stated.max))

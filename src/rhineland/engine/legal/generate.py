@@ -113,7 +113,7 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
                 out.append(c.choice)
         elif isinstance(c, AmountSpan):
             rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole,
-                                     c.bounds)
+                                     c.bounds, c.same_as, c.gate)
             if rng is not None:
                 out.append(rng)
         elif isinstance(c, Ladder):
@@ -257,7 +257,9 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
 
 def train_candidates(game: Game, entity: Any) -> list[Candidate]:
     """Depot trains (one per type; each discarded train), other companies' trains (a price
-    span each), pass, the president's emergency sales, bankruptcy."""
+    span each: its price checks' interval stated by the rules, one trial for each train
+    type, the sellers told apart by ``train_sellable_to``), pass, the president's
+    emergency sales, bankruptcy."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -278,6 +280,7 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         out.extend(sell_share_actions(game, game.player(owners[0])))
     others = list(game.corporations.values()) + list(game.minors.values())
     bounds = game.title.other_train_price_bounds  # the price checks' interval
+    sellable = game.title.train_sellable_to  # the one check that tells the sellers apart
     rnd = cast("OperatingRound", game.round)  # the buy-train step's round
     for other in others:
         if other is entity or other.closed:
@@ -290,7 +293,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
                                           price=1),
                                   "price", 1, max(entity.cash + helper, 1), 1,
                                   (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES,
-                                  partial(bounds, game, rnd, entity, t)))
+                                  partial(bounds, game, rnd, entity, t), ("other", t.name),
+                                  partial(sellable, game, other, entity)))
     return out
 
 

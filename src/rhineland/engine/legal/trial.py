@@ -9,7 +9,7 @@ they can never disagree with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING
 
 from rhineland.engine.actions import Action
@@ -26,6 +26,8 @@ class Trial:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.legal_groups: set[Hashable] = set()
+        """The ``same_as`` keys of amount spans found legal (see :meth:`amount_range`)."""
 
     def accepts(self, action: Action) -> bool:
         """Whether the rules accept ``action`` now (``process`` would apply it)."""
@@ -55,7 +57,8 @@ class Trial:
                      hints: Iterable[int] = (),
                      whole: frozenset[str] = frozenset(),
                      bounds: Callable[[], tuple[int, int]] | None = None,
-                     ) -> AmountRange | None:
+                     same_as: Hashable = None,
+                     gate: Callable[[], bool] | None = None) -> AmountRange | None:
         """The legal amounts of ``template``'s ``field`` within ``lo..hi`` (by ``step``) as
         an :class:`AmountRange`, or ``None`` when no amount is legal.
 
@@ -65,7 +68,9 @@ class Trial:
         refuses every amount: ``None`` at once.  Where the rules state the interval of
         their amount checks (``bounds()``: least, most M), the other checks refuse every
         amount or none: one trial at the least amount decides (a refusal by another rule
-        than ``whole`` falls back to the search).
+        than ``whole`` falls back to the search).  With ``bounds``, a span whose
+        ``same_as`` key was found legal at this position already is legal exactly where
+        ``gate()`` holds (untried; :attr:`AmountSpan.same_as`).
         """
         if hi < lo:
             return None
@@ -76,8 +81,15 @@ class Trial:
             most = lo + (min(hi, most) - lo) // step * step
             if least > most:
                 return None
+            if same_as is not None and same_as in self.legal_groups:
+                if gate is not None and not gate():
+                    return None
+                return AmountRange(with_amount(template, field, least), field, least, most,
+                                   step)
             refused = self.refusal(with_amount(template, field, least))
             if refused is None:
+                if same_as is not None:
+                    self.legal_groups.add(same_as)
                 return AmountRange(with_amount(template, field, least), field, least, most,
                                    step)
             if refused.rule in whole:
