@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 class Trial:
     """Apply actions to copies of ``game``'s state: after every :meth:`accepts` the game
-    has its own state back, untouched."""
+    has its own state back, untouched.  One trial object serves one position (what
+    :meth:`amount_range` learns of a group of spans holds there only)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
