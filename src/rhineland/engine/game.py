@@ -376,6 +376,8 @@ class Game:
 
     def discarded_trains(self) -> list[Train]:
         """Trains in the open market, in the order they were discarded."""
+        if not self.state.discard_order:
+            return []  # none discarded yet (most calls: no table of the trains needed)
         by_id = {t.id: t for t in self.state.trains}
         return [
             by_id[i] for i in self.state.discard_order
