@@ -151,7 +151,8 @@ class RhinelandEnv(AECEnv):  # type: ignore[misc]
                              f"({len(legal.codes)} legal codes; see the action mask)")
         agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
-        self.game.process(legal.action(int(action)))
+        # a legal code's action is legal (the generator is the check): no snapshot to undo to
+        self.game.process(legal.action(int(action)), atomic=False)
         self._legal = None
         self.num_actions += 1
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -122,7 +122,8 @@ class State:
 
     def clone(self) -> State:
         """An independent copy sharing only the immutable title data (fast, for undo and
-        for every legal-action trial: one loop per kind of entity, no helper calls)."""
+        for every legal-action trial: one loop per kind of entity, no helper calls, the
+        state's own fields set directly rather than through its constructor)."""
         new = object.__new__
         trains: dict[str, Train] = {}
         for t in self.trains:
@@ -133,7 +134,13 @@ class State:
         for sym, c in self.corporations.items():
             nc = new(type(c))
             d = nc.__dict__ = c.__dict__.copy()
-            d["certificates"] = _dup_all(c.certificates)
+            certs: list[Certificate] = []
+            add = certs.append
+            for cert in c.certificates:
+                dup_cert = new(type(cert))
+                dup_cert.__dict__ = cert.__dict__.copy()
+                add(dup_cert)
+            d["certificates"] = certs
             d["trains"] = [trains[t.id] for t in c.trains]
             d["tokens"] = list(c.tokens)
             d["count_offset"] = dict(c.count_offset)
@@ -151,43 +158,29 @@ class State:
             d = np_.__dict__ = p.__dict__.copy()
             d["companies"] = list(p.companies)
             players.append(np_)
-        return State(
-            bank=_dup(self.bank),
-            players=players,
-            corporations=corps,
-            minors=minors,
-            privates={s: _dup(p) for s, p in self.privates.items()},
-            trains=list(trains.values()),
-            board=self.board.clone(),
-            round=fast_deepcopy(self.round),
-            phase=self.phase,
-            turn=self.turn,
-            finished=self.finished,
-            end_trigger=self.end_trigger,
-            ended_mid_round=self.ended_mid_round,
-            game_end_reason=self.game_end_reason,
-            log_len=self.log_len,
-            market_order=self.market_order,
-            cell_order=dict(self.cell_order),
-            discard_order=list(self.discard_order),
-            title_state=fast_deepcopy(self.title_state),
-            or_count=self.or_count,
-        )
+        privates: dict[str, Private] = {}
+        for sym, pr in self.privates.items():
+            npr = new(type(pr))
+            npr.__dict__ = pr.__dict__.copy()
+            privates[sym] = npr
+        st = new(State)
+        # every field: the mutable ones copied below, the others (ints, flags, tuples) shared
+        d = st.__dict__ = self.__dict__.copy()
+        d["bank"] = _dup(self.bank)
+        d["players"] = players
+        d["corporations"] = corps
+        d["minors"] = minors
+        d["privates"] = privates
+        d["trains"] = list(trains.values())
+        d["board"] = self.board.clone()
+        d["round"] = fast_deepcopy(self.round)
+        d["cell_order"] = dict(self.cell_order)
+        d["discard_order"] = list(self.discard_order)
+        d["title_state"] = fast_deepcopy(self.title_state)
+        return st
 
 
 _T = TypeVar("_T")
-
-
-def _dup_all(objs: list[_T]) -> list[_T]:
-    """:func:`_dup` of every object of ``objs`` (one loop: clones copy many of them)."""
-    out: list[_T] = []
-    add = out.append
-    new = object.__new__
-    for obj in objs:
-        dup = new(type(obj))
-        dup.__dict__ = obj.__dict__.copy()
-        add(dup)
-    return out
 
 
 def _dup(obj: _T) -> _T:
@@ -383,6 +376,8 @@ class Game:
 
     def discarded_trains(self) -> list[Train]:
         """Trains in the open market, in the order they were discarded."""
+        if not self.state.discard_order:
+            return []  # none discarded yet (most calls: no table of the trains needed)
         by_id = {t.id: t for t in self.state.trains}
         return [
             by_id[i] for i in self.state.discard_order

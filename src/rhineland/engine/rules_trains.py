@@ -158,20 +158,42 @@ class TrainRules:
         entity.trains.append(train)
         game.add_log(f"{entity.sym} buys {train.id} from {seller.sym} for {price}M")
 
+    def other_train_price_bounds(self, game: Game, rnd: OperatingRound, entity: Any,
+                                 train: Any) -> tuple[int, int]:
+        """The least and the most price (M) that the price checks of
+        :meth:`buy_train_from_other` accept for ``entity`` buying ``train`` now
+        (``least > most``: no price): at least 1M and the emergency least spend
+        (:meth:`emergency_least_spend`), at most the company's cash or what
+        :meth:`emergency_other_most` lets its president add.  The other checks (phase,
+        seller, train limit, turn) do not look at the price: they refuse every price or
+        none.  The legal-action generator narrows a price span with it (one trial
+        instead of a search; tests/test_amount_bounds.py compares the two)."""
+        least = max(1, self.emergency_least_spend(game, rnd, entity, train))
+        return least, max(entity.cash, self.emergency_other_most(game, entity, train))
+
+    def emergency_least_spend(self, game: Game, rnd: OperatingRound, entity: Any,
+                              train: Any) -> int:
+        """The least price (M) :meth:`check_emergency_spend` accepts for ``train`` (0:
+        no such bound)."""
+        sold_at = rnd.turn_state.last_sale_share_price
+        owners = game.entity_owner_ids(entity)
+        if (sold_at is None or not owners or entity.cash >= train.spec.price
+                or game.data.rules.get("ebuy_from_others", "never") != "value"):
+            return 0
+        return int(entity.cash + game.player(owners[0]).cash - sold_at + 1)
+
     def check_emergency_spend(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
                               price: int) -> None:
         """After an emergency sale (``ebuy_from_others: value``), a train from another
         company below its face value must cost more than the company and its president
         had before the last share sold: at least treasury + president's cash - that
         share's price + 1 (M), so the sale was needed for it (the reference engine's
-        least spend).  Raises ``GameError`` (``"train.emergency_spend"``)."""
-        sold_at = rnd.turn_state.last_sale_share_price
-        owners = game.entity_owner_ids(entity)
-        if (sold_at is None or not owners or entity.cash >= train.spec.price
-                or game.data.rules.get("ebuy_from_others", "never") != "value"):
-            return
-        least = entity.cash + game.player(owners[0]).cash - sold_at + 1
+        least spend, :meth:`emergency_least_spend`).  Raises ``GameError``
+        (``"train.emergency_spend"``)."""
+        least = self.emergency_least_spend(game, rnd, entity, train)
         if price < least:
+            owners = game.entity_owner_ids(entity)
+            sold_at = rnd.turn_state.last_sale_share_price
             raise GameError(
                 f"after selling a share at {sold_at}M {entity.sym} must spend at least "
                 f"{least}M on {train.id} ({entity.cash}M treasury + "
@@ -180,9 +202,21 @@ class TrainRules:
                 "train.emergency_spend",
             )
 
+    def emergency_other_most(self, game: Game, entity: Any, train: Any) -> int:
+        """The most price (M) :meth:`emergency_from_other` accepts for ``train`` (a price
+        up to the company's cash never reaches it): face value, and no more than the
+        company and its president have together, where the title lets the president
+        help; else the company's cash."""
+        owners = game.entity_owner_ids(entity)
+        if (game.data.rules.get("ebuy_from_others", "never") != "value"
+                or not self.must_buy_train(game, entity) or not owners):
+            return int(entity.cash)
+        return int(min(train.spec.price, entity.cash + game.player(owners[0]).cash))
+
     def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
         """A company short of cash for another company's train: the president adds the
-        rest where the title allows it (``ebuy_from_others: value``: at most face value)."""
+        rest where the title allows it (``ebuy_from_others: value``: at most face value;
+        the bound :meth:`emergency_other_most` states)."""
         rule = game.data.rules.get("ebuy_from_others", "never")
         owners = game.entity_owner_ids(entity)
         if rule != "value" or not self.must_buy_train(game, entity) or not owners:

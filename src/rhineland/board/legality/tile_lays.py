@@ -76,8 +76,35 @@ def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
     return got
 
 
+_RESTRICTION_MEMO: dict[tuple[int, str, str, int, int],
+                        tuple[object, Tile, str | None]] = {}
+"""Answers of :func:`_restriction_error` by ``(board.version, entity, hex, id(new tile),
+rotation)`` (with the rules object and the tile, to tell a reused ``id`` apart).  The
+answer depends on the board's tiles and tokens (a version is unique across all boards
+and clones and renewed on every change), the entity and the rules alone; a position
+looked at again (a legal-action listing after a non-blocking action, a random player's
+draw, a trial's copy) asks again.  Emptied when it grows past :data:`_RESTRICTION_MEMO_SIZE`."""
+
+_RESTRICTION_MEMO_SIZE = 50_000
+
+
 def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
-    """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok)."""
+    """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok),
+    memoised (:data:`_RESTRICTION_MEMO`)."""
+    key = (ctx.board.version, ctx.entity, hex_id, id(new_tile), rotation)
+    got = _RESTRICTION_MEMO.get(key)
+    if got is not None and got[0] is ctx.rules and got[1] is new_tile:
+        return got[2]
+    answer = _restriction_refusal(ctx, hex_id, new_tile, rotation)
+    if len(_RESTRICTION_MEMO) >= _RESTRICTION_MEMO_SIZE:
+        _RESTRICTION_MEMO.clear()
+    _RESTRICTION_MEMO[key] = (ctx.rules, new_tile, answer)
+    return answer
+
+
+def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
+                         rotation: int) -> str | None:
+    """:func:`_restriction_error` worked out."""
     placed = ctx.board.tiles[hex_id]
     if ctx.rules.skip_track_restriction(placed.tile, new_tile):
         return None  # exempt from the whole rule, the towns' and cities' track included

@@ -15,7 +15,7 @@ compared with a listed one.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +137,19 @@ class AmountSpan:
     whole: frozenset[str] = frozenset()
     """Rules that refuse the decision whatever the amount (e.g. the step does not take it
     now): refused by one of them at one amount, it is refused at every amount."""
+    bounds: Callable[[], tuple[int, int]] | None = None
+    """The least and most amount the rules' amount checks accept now, where the rules
+    state them (e.g. :meth:`~rhineland.engine.rules_trains.TrainRules.other_train_price_bounds`):
+    the span is then narrowed by one trial instead of a search (the other checks refuse
+    every amount or none)."""
+    same_as: Hashable = None
+    """With ``bounds``: spans of one position with the same key (not ``None``) pass the
+    checks that do not look at the amount alike, except those ``gate`` states: once
+    one of them is found legal, another is legal exactly where its ``gate()`` holds
+    (its range then its own ``bounds``), untried.  E.g. a company's trains of one
+    type from different sellers: only the seller's own rule (``train_sellable_to``)
+    tells them apart."""
+    gate: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ last check, the track restriction, is made when it is looked at:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from rhineland.engine.actions import (
     Action,
@@ -31,6 +32,7 @@ from rhineland.engine.actions import (
     Pass,
     PlaceToken,
     SellShares,
+    trusted,
 )
 from rhineland.engine.entities import (
     IPO,
@@ -58,15 +60,18 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.board.legality import Lay, TokenSpot
     from rhineland.engine.game import Game
+    from rhineland.engine.rounds.operating import OperatingRound
 
 DIVIDEND_KINDS: tuple[Literal["payout", "withhold", "half"], ...] = ("payout", "withhold", "half")
 """Every dividend kind an action may name; the title's rules accept some of them."""
 
 
-TRAIN_PRICE_FREE_RULES = frozenset({"or.step", "train.from_other"})
+TRAIN_PRICE_FREE_RULES = frozenset({"or.step", "train.from_other", "train.limit",
+                                    "train.emergency_depot_only"})
 """Refusals of a train bought from another company that do not look at the price (the
 step does not take the purchase; trains do not change hands in this phase or between
-these companies): checked before the price is used."""
+these companies; the company is at its train limit; after an emergency sale only the
+depot sells): checked before the price is used."""
 
 
 def entity_type(entity: Any) -> EntityType:
@@ -107,7 +112,8 @@ def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
             if c.check():
                 out.append(c.choice)
         elif isinstance(c, AmountSpan):
-            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole)
+            rng = trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints, c.whole,
+                                     c.bounds, c.same_as, c.gate)
             if rng is not None:
                 out.append(rng)
         elif isinstance(c, Ladder):
@@ -136,7 +142,8 @@ def par_actions(game: Game, player: Player, corp: Corporation) -> Ladder:
     for the money, or for a reason that is not the cell's, refuses the costlier ones)."""
     cells = sorted(game.title.par_cells_for(game, corp), key=lambda c: c.price)
     return Ladder(tuple(
-        Par(entity=player.id, corporation=corp.sym, share_price=f"{c.price},{c.row},{c.col}")
+        trusted(Par, entity=player.id, corporation=corp.sym,
+                share_price=f"{c.price},{c.row},{c.col}")
         for c in cells
     ), PAR_CELL_RULES)
 
@@ -158,7 +165,8 @@ def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Act
             seen.add(key)
             if game.title.share_price_for(game, corp, cert, source) > player.cash:
                 continue
-            out.append(BuyShares(entity=player.id, shares=(cert.id,), percent=cert.percent))
+            out.append(trusted(BuyShares, entity=player.id, shares=(cert.id,),
+                               percent=cert.percent))
     return out
 
 
@@ -206,8 +214,8 @@ def sell_share_actions(game: Game, player: Player) -> list[Action]:
                 check(game, player, corp, certs, pct)
             except GameError:
                 continue  # process refuses it with this very check
-            out.append(SellShares(entity=player.id, shares=tuple(c.id for c in certs),
-                                  percent=pct))
+            out.append(trusted(SellShares, entity=player.id, shares=tuple(c.id for c in certs),
+                               percent=pct))
     return out
 
 
@@ -232,9 +240,9 @@ def lay_action(game: Game, entity: Any, lay: Lay) -> LayTile:
     """The ``lay_tile`` action of one legal lay (the first unused copy of the tile)."""
     copies = game.board.supply.get(lay.tile) or [f"{lay.tile}-0"]
     if lay.special:
-        return LayTile(entity=lay.special, entity_type="company", hex=lay.hex, tile=copies[0],
-                       rotation=lay.rotation)
-    return LayTile(entity=entity.sym, entity_type=entity_type(entity), hex=lay.hex,
+        return trusted(LayTile, entity=lay.special, entity_type="company", hex=lay.hex,
+                       tile=copies[0], rotation=lay.rotation)
+    return trusted(LayTile, entity=entity.sym, entity_type=entity_type(entity), hex=lay.hex,
                    tile=copies[0], rotation=lay.rotation)
 
 
@@ -249,7 +257,9 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
 
 def train_candidates(game: Game, entity: Any) -> list[Candidate]:
     """Depot trains (one per type; each discarded train), other companies' trains (a price
-    span each), pass, the president's emergency sales, bankruptcy."""
+    span each: its price checks' interval stated by the rules, one trial for each train
+    type, the sellers told apart by ``train_sellable_to``), pass, the president's
+    emergency sales, bankruptcy."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -258,8 +268,8 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             if t.name in seen:
                 continue
             seen.add(t.name)
-        out.append(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=t.spec.price,
-                            variant=t.name))
+        out.append(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
+                           price=t.spec.price, variant=t.name))
     out.append(Pass(entity=sym, entity_type=etype))
     owners = game.entity_owner_ids(entity)
     must = game.title.must_buy_train(game, entity)
@@ -269,6 +279,9 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         out.append(Bankrupt(entity=sym, entity_type=etype))
         out.extend(sell_share_actions(game, game.player(owners[0])))
     others = list(game.corporations.values()) + list(game.minors.values())
+    bounds = game.title.other_train_price_bounds  # the price checks' interval
+    sellable = game.title.train_sellable_to  # the one check that tells the sellers apart
+    rnd = cast("OperatingRound", game.round)  # the buy-train step's round
     for other in others:
         if other is entity or other.closed:
             continue
@@ -276,9 +289,12 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
         for t in reversed(list(kinds.values())):
             # up to the company's cash, or beyond where its owner may help (the rules'
             # trial finds how far)
-            out.append(AmountSpan(BuyTrain(entity=sym, entity_type=etype, train=t.id, price=1),
+            out.append(AmountSpan(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
+                                          price=1),
                                   "price", 1, max(entity.cash + helper, 1), 1,
-                                  (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES))
+                                  (entity.cash, t.spec.price), TRAIN_PRICE_FREE_RULES,
+                                  partial(bounds, game, rnd, entity, t), ("other", t.name),
+                                  partial(sellable, game, other, entity)))
     return out
 
 

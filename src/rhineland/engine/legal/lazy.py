@@ -89,7 +89,7 @@ class LazyChoices:
             got = c.choice if c.check() else None
         elif isinstance(c, AmountSpan):
             got = self.trial.amount_range(c.action, c.field, c.lo, c.hi, c.step, c.hints,
-                                          c.whole)
+                                          c.whole, c.bounds, c.same_as, c.gate)
         elif isinstance(c, Ladder):
             got = self._ladder(c)[entry.rung]
         else:

@@ -9,7 +9,7 @@ they can never disagree with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import TYPE_CHECKING
 
 from rhineland.engine.actions import Action
@@ -22,10 +22,13 @@ if TYPE_CHECKING:
 
 class Trial:
     """Apply actions to copies of ``game``'s state: after every :meth:`accepts` the game
-    has its own state back, untouched."""
+    has its own state back, untouched.  One trial object serves one position (what
+    :meth:`amount_range` learns of a group of spans holds there only)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.legal_groups: set[Hashable] = set()
+        """The ``same_as`` keys of amount spans found legal (see :meth:`amount_range`)."""
 
     def accepts(self, action: Action) -> bool:
         """Whether the rules accept ``action`` now (``process`` would apply it)."""
@@ -53,18 +56,46 @@ class Trial:
 
     def amount_range(self, template: Action, field: str, lo: int, hi: int, step: int = 1,
                      hints: Iterable[int] = (),
-                     whole: frozenset[str] = frozenset()) -> AmountRange | None:
+                     whole: frozenset[str] = frozenset(),
+                     bounds: Callable[[], tuple[int, int]] | None = None,
+                     same_as: Hashable = None,
+                     gate: Callable[[], bool] | None = None) -> AmountRange | None:
         """The legal amounts of ``template``'s ``field`` within ``lo..hi`` (by ``step``) as
         an :class:`AmountRange`, or ``None`` when no amount is legal.
 
         The legal amounts of one decision form an interval (a least and a most M); it
         is found from a legal point (``lo``, ``hi`` or one of ``hints``) by bisection.
         A refusal by one of the ``whole`` rules (rules that do not look at the amount)
-        refuses every amount: ``None`` at once.
+        refuses every amount: ``None`` at once.  Where the rules state the interval of
+        their amount checks (``bounds()``: least, most M), the other checks refuse every
+        amount or none: one trial at the least amount decides (a refusal by another rule
+        than ``whole`` falls back to the search).  With ``bounds``, a span whose
+        ``same_as`` key was found legal at this position already is legal exactly where
+        ``gate()`` holds (untried; :attr:`AmountSpan.same_as`).
         """
         if hi < lo:
             return None
         seen: dict[int, bool] = {}
+        if bounds is not None:
+            least, most = bounds()
+            least = lo + max(0, -(-(least - lo) // step)) * step  # onto the grid, inside
+            most = lo + (min(hi, most) - lo) // step * step
+            if least > most:
+                return None
+            if same_as is not None and same_as in self.legal_groups:
+                if gate is not None and not gate():
+                    return None
+                return AmountRange(with_amount(template, field, least), field, least, most,
+                                   step)
+            refused = self.refusal(with_amount(template, field, least))
+            if refused is None:
+                if same_as is not None:
+                    self.legal_groups.add(same_as)
+                return AmountRange(with_amount(template, field, least), field, least, most,
+                                   step)
+            if refused.rule in whole:
+                return None
+            seen[least] = False
 
         def ok(v: int) -> bool:
             if v not in seen:

@@ -300,6 +300,14 @@ class Cologne(CologneStock, CologneMergers, Title):
         self.assist_minor(game, entity, price)
         super().pay_for_train(game, entity, price)
 
+    def emergency_other_most(self, game: Game, entity: Any, train: Any) -> int:
+        """A trainless minor may pay up to its cash and its owner's (:meth:`assist_minor`);
+        otherwise as the default."""
+        if isinstance(entity, Minor) and not entity.trains:
+            owner = game.player(int(entity.owner)) if entity.owner is not None else None
+            return int(entity.cash + (owner.cash if owner is not None else 0))
+        return super().emergency_other_most(game, entity, train)
+
     def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
         """A trainless minor's owner also adds what it lacks for another company's train
         (:meth:`assist_minor`); otherwise as the default."""

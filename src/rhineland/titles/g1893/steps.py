@@ -15,6 +15,7 @@ OR company-purchase step).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, Bankrupt, BuyCompany, BuyTrain
@@ -87,7 +88,15 @@ class BuyEvaFromPlayer(Step):
         return [AmountSpan(
             BuyCompany(entity=entity.sym, entity_type=entity_type(entity), company=EVA,
                        price=EVA_MIN_PRICE), "price", EVA_MIN_PRICE, payer, 1,
-            (eva.spec.value,), frozenset({"or.step"}))]
+            (eva.spec.value,), frozenset({"or.step"}),
+            partial(self.price_bounds, game, entity))]
+
+    def price_bounds(self, game: Game, entity: Any) -> tuple[int, int]:
+        """The least and most price (M) of EVA that :meth:`check` accepts: 1M up to the
+        buyer's cash (its other checks do not look at the price)."""
+        buyer = self.buyer(game, entity)
+        assert buyer is not None  # actions() is not empty
+        return EVA_MIN_PRICE, buyer.cash
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator itself buys EVA, for 1M up to its president's cash.
@@ -108,7 +117,8 @@ class BuyEvaFromPlayer(Step):
             )
         buyer = self.buyer(game, entity)
         assert buyer is not None  # actions() is not empty
-        if not EVA_MIN_PRICE <= action.price <= buyer.cash:
+        least, most = self.price_bounds(game, entity)
+        if not least <= action.price <= most:
             raise GameError(
                 f"EVA's price must be between {EVA_MIN_PRICE}M and {buyer.name}'s "
                 f"{buyer.cash}M, not {action.price}M",

@@ -175,6 +175,11 @@ class CologneStock(Title):
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False)
 
+    def eva_price_bounds(self, game: Game, player: Player) -> tuple[int, int]:
+        """The least and most price (M) :meth:`buy_eva_from_player` accepts from
+        ``player``: 1M up to their cash (its other checks do not look at the price)."""
+        return EVA_MIN_PRICE, player.cash
+
     def buy_eva_from_player(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
@@ -183,7 +188,8 @@ class CologneStock(Title):
         (reference engine; docs/rules-differences.md 1893 (g))."""
         eva = game.private("EVA")
         price = action.price
-        if not EVA_MIN_PRICE <= price <= player.cash:
+        least, most = self.eva_price_bounds(game, player)
+        if not least <= price <= most:
             raise GameError(
                 f"EVA's price must be between {EVA_MIN_PRICE}M and {player.name}'s "
                 f"{player.cash}M, not {price}M",

@@ -12,6 +12,7 @@ The rules themselves are the title's (:mod:`rhineland.titles.g1893.stock`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, Assign, BuyCompany, BuyShares, Par, SellCompany
@@ -127,7 +128,9 @@ class BuyCompanyInSr(Step):
         eva = game.private("EVA")
         if not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id:
             out.append(AmountSpan(BuyCompany(entity=entity.id, company="EVA", price=1),
-                                  "price", 1, max(entity.cash, 1), 1, (eva.spec.value,)))
+                                  "price", 1, max(entity.cash, 1), 1, (eva.spec.value,),
+                                  frozenset({"stock.passed", "stock.one_buy"}),
+                                  partial(title.eva_price_bounds, game, entity)))
         return out
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:

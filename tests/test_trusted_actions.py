@@ -1,0 +1,70 @@
+"""Candidate actions built without validation (``rhineland.engine.actions.trusted``) are
+the very actions the validating constructor makes from the same fields: every candidate
+at the positions seeded random games of both titles reach (bounded by action count), and
+the helper's own contract (defaults filled in, a missing field refused)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
+from rhineland import new_game
+from rhineland.engine.actions import Action, BuyTrain, LayTile, Pass, trusted
+from rhineland.engine.legal.choices import AmountSpan, Deferred, Ladder, Listed
+from rhineland.engine.legal.generate import candidates
+from rhineland.sim.selfplay import TITLE_PLAYERS, choose, random_setup
+
+ACTIONS = 700
+
+
+def _actions(cands: list[Any]) -> list[Action]:
+    out: list[Action] = []
+    for c in cands:
+        if isinstance(c, Ladder):
+            out.extend(c.actions)
+        elif isinstance(c, AmountSpan):
+            out.append(c.action)
+        elif isinstance(c, Listed | Deferred):
+            if isinstance(c.choice, Action):
+                out.append(c.choice)
+        else:
+            out.append(c)
+    return out
+
+
+def _validated(action: Action) -> Action:
+    return type(action)(**{f.name: getattr(action, f.name) for f in fields(action)})
+
+
+@pytest.mark.parametrize("seed", [1, 6])
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_every_candidate_equals_the_validated_action(title: str, seed: int) -> None:
+    rng = random.Random(seed)
+    n, rules = random_setup(title, rng)
+    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
+    game.keep_history = False
+    kinds: set[str] = set()
+    for _ in range(ACTIONS):
+        if game.is_terminal:
+            break
+        for a in _actions(candidates(game)):
+            v = _validated(a)
+            assert v == a and list(vars(v).items()) == list(vars(a).items()), a
+            kinds.add(a.type)
+        game.process(choose(game, rng), atomic=False)
+    assert {"par", "buy_shares", "sell_shares", "lay_tile", "buy_train", "pass"} <= kinds
+
+
+def test_trusted_fills_the_defaults_in_field_order_and_needs_the_required_fields() -> None:
+    a = trusted(LayTile, entity="ADR", entity_type="corporation", hex="E8", tile="7-0",
+                rotation=2)
+    assert list(vars(a)) == [f.name for f in fields(LayTile)]
+    assert a == LayTile(entity="ADR", entity_type="corporation", hex="E8", tile="7-0",
+                        rotation=2)
+    assert (a.id, a.auto_actions, a.extra) == (None, (), ())
+    assert trusted(Pass, entity=3) == Pass(entity=3)
+    with pytest.raises(TypeError, match="BuyTrain needs price"):
+        trusted(BuyTrain, entity="ADR", entity_type="corporation", train="2-0")
