@@ -155,6 +155,7 @@ from rhineland.routes.graph import Segment, track_graph
 from rhineland.routes.model import Route, RouteContext, RouteResult, RouteSpec
 from rhineland.routes.search_model import (
     BoardModel,
+    Hop,
     TitleProfile,
     Track,
     TrainModel,
@@ -577,12 +578,14 @@ def enumerate_candidates(
     explored = 0
     cb = _completion_bound(tm, bm) if threshold is not None and _walk_prunes(tm) else None
     theta = threshold if threshold is not None else -(1 << 60)
+    if cb is not None:
+        adj = _hop_order(tm, bm)
     chunk = 0
 
-    all_pay = tm.all_pay
-    # the running sum is the default bound of a train paying every visit; a title's own
-    # route bound (18Rhl: a ferried run pays once) is asked instead
-    sum_ub = all_pay and type(tm.profile).route_bound is TitleProfile.route_bound
+    # a route with at most ``plain`` dropped visits is priced by the running sum of its
+    # positive values plus the bonus bound (the title's route bound equals it there:
+    # :meth:`TitleProfile.sum_bound_free`); others by the title's route bound
+    plain = tm.profile.sum_bound_free(tm)
     if units is None:
         units = counter.units if counter is not None else UnitSets()
     unit_ids = units.ids
@@ -614,7 +617,7 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = acc + bonus(tm, path) if sum_ub else bound(path, free)
+            ub = acc + bonus(tm, path, vmask) if free <= plain else bound(path, free)
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
@@ -726,6 +729,23 @@ def enumerate_candidates(
     if budget is not None:
         budget.spend(chunk)
     return out
+
+
+def _hop_order(tm: TrainModel, bm: BoardModel) -> tuple[tuple[Hop, ...], ...]:
+    """``bm.hops`` with each node's hops in decreasing order of what the next node promises
+    (its value plus the walk table's bound from it, :func:`_walk_table`), so that a walk
+    with a rising threshold meets good routes first; unchanged without a walk table.
+    The order changes which branches a threshold cuts, never which candidates a walk
+    keeps above its final threshold."""
+    walk = _walk_table_memo(tm, bm) if tm.all_pay else None
+    if walk is None:
+        return bm.hops
+    row = walk[-1][0]
+    vals = tm.value
+    return tuple(
+        tuple(sorted(hops, key=lambda h: -(max(vals[h[0]], 0) + row[h[0]])))
+        for hops in bm.hops
+    )
 
 
 SPARE_MAX = 100_000
