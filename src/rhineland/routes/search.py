@@ -144,7 +144,7 @@ Units: revenue in M (Mark).
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -580,6 +580,8 @@ def enumerate_candidates(
     theta = threshold if threshold is not None else -(1 << 60)
     if cb is not None:
         adj = _hop_order(tm, bm)
+    limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
+    tok_dist = _token_distance(tm, bm) if not general and limited else None
     chunk = 0
 
     # a route with at most ``plain`` dropped visits is priced by the running sum of its
@@ -605,6 +607,13 @@ def enumerate_candidates(
                 budget.spend(chunk)
                 chunk = 0
         start = path[0]
+        if tok_dist is not None and not vmask & tokened:
+            # no token city yet: one must still be within the visits left
+            left = 0
+            for r in limited:
+                left += limits[r] - counts[r]
+            if tok_dist[node] > left:
+                return
         if cb is not None and cb(path, vmask, counts, free, acc, theta) <= theta:
             return
         if (
@@ -731,6 +740,54 @@ def enumerate_candidates(
     return out
 
 
+def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
+    """Per node ``x``: the fewest visits of limited distance rules (``limits`` below
+    :data:`_UNLIMITED`) a route must still make after ``x`` to reach a city with the
+    entity's token (``inf``: none reachable).  A visit costs 1 when its kind's rule is
+    limited, 0 when unlimited (towns) or dropped by a ferry (a ferried node right after
+    a node of its hex); a route passes no terminal or blocked node.  A relaxation (nodes
+    may repeat; groups and per-rule limits ignored), so a path without a token whose
+    visits left are fewer than this never extends to a route (every route has a token
+    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2)."""
+    n = len(tm.value)
+    limits = tm.limits
+    rule = tm.rule
+    metro = tm.metro_hex
+    ferry = tm.ferry
+    visit = tm.visit
+    inf = float("inf")
+    dist: list[float] = [inf] * n
+    queue: deque[int] = deque()
+    for t in range(n):
+        if (bm.tokened >> t) & 1 and visit[t]:
+            dist[t] = 0
+            queue.append(t)
+    done = [False] * n
+    while queue:
+        b = queue.popleft()
+        if done[b]:
+            continue
+        done[b] = True
+        if dist[b] and (bm.terminal[b] or (bm.blocked >> b) & 1):
+            continue  # a route only ends here: no route passes through b to a token
+        r = rule[b]
+        limited = r >= 0 and limits[r] < _UNLIMITED
+        for a, _alts in bm.hops[b]:
+            if not visit[a] or done[a]:
+                continue
+            # the visit of b right after a: free when unlimited or ferried
+            cost = 1 if limited and not (ferry[b] and metro[b] is not None
+                                         and metro[a] == metro[b]) else 0
+            d = dist[b] + cost
+            if d < dist[a]:
+                dist[a] = d
+                if cost:
+                    queue.append(a)
+                else:
+                    queue.appendleft(a)
+    return dist
+
+
 def _hop_order(tm: TrainModel, bm: BoardModel) -> tuple[tuple[Hop, ...], ...]:
     """``bm.hops`` with each node's hops in decreasing order of what the next node promises
     (its value plus the walk table's bound from it, :func:`_walk_table`), so that a walk
@@ -810,14 +867,11 @@ def _completion_bound(
                 left = extra
                 for r in counted:
                     left += limits[r] - counts[r]
-                row, back = walk[min(left, top_left)]
+                row, ban, sec = walk[min(left, top_left)]
                 x = path[-1]
-                by_walk = row[x]
-                ban = back[x]
-                if ban:  # the best first hop ends on the path: the second best
-                    (p, second), = ban.items()
-                    if (vmask >> p) & 1:
-                        by_walk = second
+                p = ban[x]
+                # the best first hop ends on the path: the second best
+                by_walk = sec[x] if p >= 0 and (vmask >> p) & 1 else row[x]
                 if total + by_walk <= theta:
                     return total + by_walk
             need = theta - total  # past it the branch stays, whatever the rest adds
@@ -952,10 +1006,10 @@ _UNLIMITED = 50
 :func:`_walk_table` (1893's and 18Rhl's towns: 99)."""
 
 
-WalkRow = tuple[list[int], list[dict[int, int]]]
-"""One row of :func:`_walk_table`: the bound per node, and per node ``x`` the bound
-when the first hop may not end at a node ``p`` (only ``p`` = the best hop's end is
-stored: forbidding any other node leaves the bound as it is)."""
+WalkRow = tuple[list[int], list[int], list[int]]
+"""One row of :func:`_walk_table`: the bound per node; per node ``x`` the end ``p`` of
+the best first hop (-1: none) and the bound when the first hop may not end at ``p``
+(forbidding any other node leaves the bound as it is)."""
 
 
 _WALKS_SIZE = 64
@@ -985,8 +1039,9 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
     """``table[c][0][x]``: an upper bound (M) on the values a route collects after node
     ``x`` when it may still make ``c`` visits that count (or are dropped by the ferry),
     for a train that pays every visit (``tm.all_pay``); ``None`` when no rule limits the
-    visits.  ``table[c][1][x].get(p, table[c][0][x])``: the same when the route's first
-    limited visit after ``x`` is not ``p`` (``p`` a node already on the path).
+    visits.  ``table[c][2][x]`` if ``p == table[c][1][x]``, else ``table[c][0][x]``: the
+    same when the route's first limited visit after ``x`` is not ``p`` (``p`` a node
+    already on the path).
 
     Visits of the kinds an unlimited rule names (towns: 99) cost nothing: from ``x`` the
     route walks through such nodes only (never through a terminal or blocked one) to a
@@ -1041,24 +1096,28 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
         tail[x] = best_tail
     # row[x]: the bound from x; back[x][p]: the bound from x when the first hop may
     # not end at p (a walk never hops straight back to the node it came from)
-    table: list[WalkRow] = [(tail[:], [{} for _ in range(n)])]
+    # per node: (w, chain + value of w, whether the walk stops at w) per hop
+    out_hops = [[(w, chain + max(vals[w], 0), stop[w]) for w, chain in hops[x].items()]
+                for x in range(n)]
+    table: list[WalkRow] = [(tail[:], [-1] * n, tail[:])]
     for _c in range(depth):
-        prev, prev_back = table[-1]
+        prev, prev_ban, prev_second = table[-1]
         row = tail[:]
-        back: list[dict[int, int]] = []
+        ban = [-1] * n
+        sec = tail[:]
         for x in range(n):
             best = second = row[x]
             best_w = -1
-            for w, chain in hops[x].items():
-                v = chain + max(vals[w], 0) + (
-                    0 if stop[w] else prev_back[w].get(x, prev[w]))
+            for w, gain, stops in out_hops[x]:
+                v = gain if stops else gain + (prev_second[w] if prev_ban[w] == x else prev[w])
                 if v > best:
                     best, second, best_w = v, best, w
                 elif v > second:
                     second = v
             row[x] = best
-            back.append({best_w: second} if best_w >= 0 else {})
-        table.append((row, back))
+            ban[x] = best_w
+            sec[x] = second
+        table.append((row, ban, sec))
     return table
 
 

@@ -338,9 +338,9 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
         for k in d.nodes:
             kind_rules.setdefault(k, []).append(r)
     general = any(len(v) > 1 for v in kind_rules.values())
+    kinds = profile.kinds  # the nodes' kinds, once per search
     rule = tuple(
-        (kind_rules[n.kind][0] if n.kind in kind_rules and not general else -1)
-        for n in graph.nodes
+        (kind_rules[k][0] if k in kind_rules and not general else -1) for k in kinds
     )
     need = profile.need_end(spec.name)
     need_mask = -1
@@ -364,7 +364,8 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
     return TrainModel(
         train=train,
         name=spec.name,
-        visit=tuple(n.kind in kind_rules and profile.may_visit(spec.name, n) for n in graph.nodes),
+        visit=tuple(kinds[n.id] in kind_rules and profile.may_visit(spec.name, n)
+                    for n in graph.nodes),
         end=tuple(profile.may_end(spec.name, n) for n in graph.nodes),
         rule=rule,
         rule_nodes=tuple(tuple(d.nodes) for d in dist),
