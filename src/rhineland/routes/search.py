@@ -580,6 +580,9 @@ def enumerate_candidates(
     theta = threshold if threshold is not None else -(1 << 60)
     if cb is not None:
         adj = _hop_order(tm, bm)
+    # the completion bound of a train paying every visit is at least the bonus cap plus
+    # the path's values (:func:`_completion_bound`): below that it cannot cut, not asked
+    floor = tm.profile.bonus_cap(tm) if cb is not None and tm.all_pay else -1
     limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
     tok_dist = _token_distance(tm, bm) if not general and limited else None
     chunk = 0
@@ -614,7 +617,8 @@ def enumerate_candidates(
                 left += limits[r] - counts[r]
             if tok_dist[node] > left:
                 return
-        if cb is not None and cb(path, vmask, counts, free, acc, theta) <= theta:
+        if (cb is not None and (floor < 0 or floor + acc <= theta)
+                and cb(path, vmask, counts, free, acc, theta) <= theta):
             return
         if (
             node > start
