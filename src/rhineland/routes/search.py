@@ -303,6 +303,15 @@ class Candidate:
         return tuple(t[1] for t in first[1]) if first is not None else ()
 
 
+def _walk_order(c: Candidate, tm: TrainModel) -> tuple[int, ...]:
+    """``c``'s nodes in the order its walk met them (a walk from a need end, e.g. the
+    Rheingold-Express's RGE end, met them in reverse when that end has the larger id)."""
+    nodes = c.nodes
+    if tm.need_end >= 0 and not (tm.need_end >> nodes[0]) & 1:
+        return nodes[::-1]
+    return nodes
+
+
 def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
     """One realisation per candidate, no track unit used twice among them all (a run of
     the candidates' trains beside each other), or ``None`` when there is none.  A
@@ -393,6 +402,7 @@ class _Search:
         self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
         self._spare: dict[str, list[Candidate]] = {}
+        self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -446,6 +456,7 @@ class _Search:
             theta = max(top[0] - margin(top[0]), 0)
             if len(got) <= SPARE_MAX:
                 self._spare[tm.name] = got[:]
+                self._spare_floor[tm.name] = 0
             got[:] = [c for c in got if c.ub > theta]
             self._install(tm, got)
             return top[0], theta
@@ -455,8 +466,13 @@ class _Search:
             top[0] = max(top[0], c.ub)
             return top[0] - margin(top[0])
 
-        enumerate_candidates(self.board, tm, self, threshold=0, improve=improve, budget=budget)
+        log = WalkLog([])
+        enumerate_candidates(self.board, tm, self, threshold=0, improve=improve, budget=budget,
+                             log=log)
         theta = max(top[0] - margin(top[0]), 0)
+        if log.spare is not None:  # for a second pass down to ``log.cut``
+            self._spare[tm.name] = [*got, *log.spare]
+            self._spare_floor[tm.name] = max(log.cut, 0)
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
         return top[0], theta
@@ -473,7 +489,11 @@ class _Search:
         tm = self.model(train)
         self._cands.pop(tm.name, None)
         spare = self._spare.get(tm.name)
-        if spare is not None:  # the first walk kept them all: no second walk
+        if spare is not None and threshold >= self._spare_floor[tm.name]:
+            # the first walk met every candidate above the threshold: no second walk
+            for c in spare:
+                if c.ub < -1 and -1 - c.ub > threshold:  # price it now, as the walk would
+                    c.ub = tm.bound(_walk_order(c, tm), c.free)
             got = [c for c in spare if c.ub > threshold]
             self._install(tm, got)
             return got
@@ -532,6 +552,24 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(slots=True)
+class WalkLog:
+    """What a walk with a rising threshold leaves out, so that a second pass at a lower
+    threshold need not walk again (:meth:`_Search.refill`).
+
+    ``spare``: every candidate with ``ub > 0`` the walk met but did not keep (``None``
+    once more than ``cap`` of them: then a second pass walks again); a candidate whose
+    ``ub`` is below ``-1`` is not priced yet (its title route bound was skipped: the sum
+    ``-1 - ub`` bounding it was at most the threshold then).  ``cut``: the largest
+    completion bound of a branch the walk left (``-1``: none).  Every candidate with
+    ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
+    walk at a threshold ``>= cut`` keeps."""
+
+    spare: list[Candidate] | None
+    cut: int = -1
+    cap: int = 20_000
+
+
 def enumerate_candidates(
     bm: BoardModel,
     tm: TrainModel,
@@ -542,6 +580,7 @@ def enumerate_candidates(
     improve: Callable[[Candidate], int] | None = None,
     budget: Budget | None = None,
     units: UnitSets | None = None,
+    log: WalkLog | None = None,
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -553,6 +592,8 @@ def enumerate_candidates(
     for the single best route raises it as it goes and keeps nothing.  ``counter``
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
+    ``log`` (with ``improve``): collects the candidates the rising threshold leaves out
+    and the largest completion bound of a branch it cut (see :class:`WalkLog`).
     """
     adj = bm.hops
     terminal = bm.terminal
@@ -617,9 +658,12 @@ def enumerate_candidates(
                 left += limits[r] - counts[r]
             if tok_dist[node] > left:
                 return
-        if (cb is not None and (floor < 0 or floor + acc <= theta)
-                and cb(path, vmask, counts, free, acc, theta) <= theta):
-            return
+        if cb is not None and (floor < 0 or floor + acc <= theta):
+            v = cb(path, vmask, counts, free, acc, theta)
+            if v <= theta:
+                if log is not None and v > log.cut:
+                    log.cut = v
+                return
         if (
             node > start
             and end[node]
@@ -630,7 +674,9 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = acc + bonus(tm, path, vmask) if free <= plain else bound(path, free)
+            ub = acc + bonus(tm, path, vmask)
+            if free > plain:  # the title's route bound, at most the sum (skipped below it)
+                ub = bound(path, free) if ub > theta else -1 - ub
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
@@ -639,6 +685,13 @@ def enumerate_candidates(
                     out.append(c)
                 else:
                     theta = max(theta, improve(c))
+            elif log is not None and log.spare is not None and ub != -1:
+                if len(log.spare) >= log.cap:
+                    log.spare = None  # too many to keep: a later pass walks again
+                else:  # (ub < -1: not priced yet, -1 - ub the sum bounding it)
+                    nodes = tuple(path) if node > start else tuple(reversed(path))
+                    log.spare.append(
+                        Candidate(ub, nodes, tuple(steps), umask & ~forbid, smask, free))
         if len(path) > 1 and (terminal[node] or (blocked >> node) & 1):
             return
         here = metro[node]

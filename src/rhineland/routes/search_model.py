@@ -268,7 +268,9 @@ class TitleProfile:
         """Admissible upper bound (M) on the revenue of any legal route of ``train`` visiting
         ``nodes`` (in either direction) with ``free`` visits costing no distance: default
         :meth:`TrainModel.base_bound` plus :meth:`bonus_bound`.  A title may tighten it
-        (``docs/best-routes.md`` §1 gives why each stays admissible)."""
+        (``docs/best-routes.md`` §1 gives why each stays admissible), never above the sum
+        of the positive stop values on ``nodes`` plus :meth:`bonus_bound` (the walk skips
+        the call where that sum is at most its threshold)."""
         return train.base_bound(nodes, free) + self.bonus_bound(train, nodes)
 
     def sum_bound_free(self, train: TrainModel) -> int:
