@@ -617,13 +617,14 @@ def enumerate_candidates(
     steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
-    cb = _completion_bound(tm, bm) if threshold is not None and _walk_prunes(tm) else None
+    # the completion bound (built on its first question, with its walk table and the hops
+    # ordered by it: on ordinary boards it is seldom asked)
+    prunes = threshold is not None and _walk_prunes(tm)
+    cb: Callable[[list[int], int, list[int], int, int, int], int] | None = None
     theta = threshold if threshold is not None else -(1 << 60)
-    if cb is not None:
-        adj = _hop_order(tm, bm)
     # the completion bound of a train paying every visit is at least the bonus cap plus
     # the path's values (:func:`_completion_bound`): below that it cannot cut, not asked
-    floor = tm.profile.bonus_cap(tm) if cb is not None and tm.all_pay else -1
+    floor = tm.profile.bonus_cap(tm) if prunes and tm.all_pay else -1
     limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
     tok_dist = _token_distance(tm, bm) if not general and limited else None
     chunk = 0
@@ -643,7 +644,7 @@ def enumerate_candidates(
             counted: bool, acc: int) -> None:
         """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
         ``acc``: the positive stop values on the path."""
-        nonlocal explored, theta, chunk
+        nonlocal explored, theta, chunk, cb, adj
         explored += 1
         if budget is not None:
             chunk += 1
@@ -658,7 +659,10 @@ def enumerate_candidates(
                 left += limits[r] - counts[r]
             if tok_dist[node] > left:
                 return
-        if cb is not None and (floor < 0 or floor + acc <= theta):
+        if prunes and (floor < 0 or floor + acc <= theta):
+            if cb is None:
+                cb = _completion_bound(tm, bm)
+                adj = _hop_order(tm, bm)
             v = cb(path, vmask, counts, free, acc, theta)
             if v <= theta:
                 if log is not None and v > log.cut:
@@ -772,7 +776,7 @@ def enumerate_candidates(
     from_need = need >= 0
     if from_need:
         starts = [s for s in starts if (need >> s) & 1]
-    if cb is not None:  # good starts first: the threshold rises sooner
+    if prunes:  # good starts first: the threshold rises sooner
         starts.sort(key=lambda s: (-tm.value[s], s))
     try:
         for s in starts:
