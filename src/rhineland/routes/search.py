@@ -155,7 +155,6 @@ from rhineland.routes.graph import Segment, track_graph
 from rhineland.routes.model import Route, RouteContext, RouteResult, RouteSpec
 from rhineland.routes.search_model import (
     BoardModel,
-    Hop,
     TitleProfile,
     Track,
     TrainModel,
@@ -617,8 +616,8 @@ def enumerate_candidates(
     steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
-    # the completion bound (built on its first question, with its walk table and the hops
-    # ordered by it: on ordinary boards it is seldom asked)
+    # the completion bound (built on its first question, with its walk table: on
+    # ordinary boards it is seldom asked)
     prunes = threshold is not None and _walk_prunes(tm)
     cb: Callable[[list[int], int, list[int], int, int, int], int] | None = None
     theta = threshold if threshold is not None else -(1 << 60)
@@ -644,7 +643,7 @@ def enumerate_candidates(
             counted: bool, acc: int) -> None:
         """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
         ``acc``: the positive stop values on the path."""
-        nonlocal explored, theta, chunk, cb, adj
+        nonlocal explored, theta, chunk, cb
         explored += 1
         if budget is not None:
             chunk += 1
@@ -662,7 +661,6 @@ def enumerate_candidates(
         if prunes and (floor < 0 or floor + acc <= theta):
             if cb is None:
                 cb = _completion_bound(tm, bm)
-                adj = _hop_order(tm, bm)
             v = cb(path, vmask, counts, free, acc, theta)
             if v <= theta:
                 if log is not None and v > log.cut:
@@ -847,23 +845,6 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
                 else:
                     queue.appendleft(a)
     return dist
-
-
-def _hop_order(tm: TrainModel, bm: BoardModel) -> tuple[tuple[Hop, ...], ...]:
-    """``bm.hops`` with each node's hops in decreasing order of what the next node promises
-    (its value plus the walk table's bound from it, :func:`_walk_table`), so that a walk
-    with a rising threshold meets good routes first; unchanged without a walk table.
-    The order changes which branches a threshold cuts, never which candidates a walk
-    keeps above its final threshold."""
-    walk = _walk_table_memo(tm, bm) if tm.all_pay else None
-    if walk is None:
-        return bm.hops
-    row = walk[-1][0]
-    vals = tm.value
-    return tuple(
-        tuple(sorted(hops, key=lambda h: -(max(vals[h[0]], 0) + row[h[0]])))
-        for hops in bm.hops
-    )
 
 
 SPARE_MAX = 100_000
