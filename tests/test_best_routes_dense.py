@@ -287,9 +287,9 @@ def test_completion_bound_with_no_hop_back_is_admissible() -> None:
                     checked += 1
                     left = sum(tm.limits[r] - counts[r] for r in range(len(tm.limits))
                                if tm.limits[r] < 50)
-                    row, back = table[min(left, len(table) - 1)]
+                    row, ban, second = table[min(left, len(table) - 1)]
                     x = path[-1]
-                    for p, second in back[x].items():
-                        lowered += bool((vmask >> p) & 1) and second < row[x]
+                    p = ban[x]
+                    lowered += p >= 0 and bool((vmask >> p) & 1) and second[x] < row[x]
     # measured: 86,988 prefixes checked, the ban lowers the table on 23,975 of them
     assert checked >= 80_000 and lowered >= 20_000, (checked, lowered)

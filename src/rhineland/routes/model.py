@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.board import Board
@@ -60,9 +61,10 @@ class RouteContext:
     hex_icons: Mapping[str, frozenset[str]] = field(default_factory=dict)
     eastern_ruhr_links: int | None = None
 
-    @property
+    @cached_property
     def phase_spec(self) -> PhaseSpec:
-        """The :class:`PhaseSpec` named :attr:`phase`; raises ``GameError`` if unknown."""
+        """The :class:`PhaseSpec` named :attr:`phase`; raises ``GameError`` if unknown
+        (looked up once per context: the fields are frozen)."""
         for p in self.data.phases:
             if p.name == self.phase:
                 return p

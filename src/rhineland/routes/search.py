@@ -144,7 +144,7 @@ Units: revenue in M (Mark).
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -302,6 +302,15 @@ class Candidate:
         return tuple(t[1] for t in first[1]) if first is not None else ()
 
 
+def _walk_order(c: Candidate, tm: TrainModel) -> tuple[int, ...]:
+    """``c``'s nodes in the order its walk met them (a walk from a need end, e.g. the
+    Rheingold-Express's RGE end, met them in reverse when that end has the larger id)."""
+    nodes = c.nodes
+    if tm.need_end >= 0 and not (tm.need_end >> nodes[0]) & 1:
+        return nodes[::-1]
+    return nodes
+
+
 def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
     """One realisation per candidate, no track unit used twice among them all (a run of
     the candidates' trains beside each other), or ``None`` when there is none.  A
@@ -392,6 +401,7 @@ class _Search:
         self.units = UnitSets()
         self._cands: dict[str, list[Candidate]] = {}
         self._spare: dict[str, list[Candidate]] = {}
+        self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -445,6 +455,7 @@ class _Search:
             theta = max(top[0] - margin(top[0]), 0)
             if len(got) <= SPARE_MAX:
                 self._spare[tm.name] = got[:]
+                self._spare_floor[tm.name] = 0
             got[:] = [c for c in got if c.ub > theta]
             self._install(tm, got)
             return top[0], theta
@@ -454,8 +465,13 @@ class _Search:
             top[0] = max(top[0], c.ub)
             return top[0] - margin(top[0])
 
-        enumerate_candidates(self.board, tm, self, threshold=0, improve=improve, budget=budget)
+        log = WalkLog([])
+        enumerate_candidates(self.board, tm, self, threshold=0, improve=improve, budget=budget,
+                             log=log)
         theta = max(top[0] - margin(top[0]), 0)
+        if log.spare is not None:  # for a second pass down to ``log.cut``
+            self._spare[tm.name] = [*got, *log.spare]
+            self._spare_floor[tm.name] = max(log.cut, 0)
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
         return top[0], theta
@@ -472,7 +488,11 @@ class _Search:
         tm = self.model(train)
         self._cands.pop(tm.name, None)
         spare = self._spare.get(tm.name)
-        if spare is not None:  # the first walk kept them all: no second walk
+        if spare is not None and threshold >= self._spare_floor[tm.name]:
+            # the first walk met every candidate above the threshold: no second walk
+            for c in spare:
+                if c.ub < -1 and -1 - c.ub > threshold:  # price it now, as the walk would
+                    c.ub = tm.bound(_walk_order(c, tm), c.free)
             got = [c for c in spare if c.ub > threshold]
             self._install(tm, got)
             return got
@@ -531,6 +551,24 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(slots=True)
+class WalkLog:
+    """What a walk with a rising threshold leaves out, so that a second pass at a lower
+    threshold need not walk again (:meth:`_Search.refill`).
+
+    ``spare``: every candidate with ``ub > 0`` the walk met but did not keep (``None``
+    once more than ``cap`` of them: then a second pass walks again); a candidate whose
+    ``ub`` is below ``-1`` is not priced yet (its title route bound was skipped: the sum
+    ``-1 - ub`` bounding it was at most the threshold then).  ``cut``: the largest
+    completion bound of a branch the walk left (``-1``: none).  Every candidate with
+    ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
+    walk at a threshold ``>= cut`` keeps."""
+
+    spare: list[Candidate] | None
+    cut: int = -1
+    cap: int = 20_000
+
+
 def enumerate_candidates(
     bm: BoardModel,
     tm: TrainModel,
@@ -541,6 +579,7 @@ def enumerate_candidates(
     improve: Callable[[Candidate], int] | None = None,
     budget: Budget | None = None,
     units: UnitSets | None = None,
+    log: WalkLog | None = None,
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -552,6 +591,8 @@ def enumerate_candidates(
     for the single best route raises it as it goes and keeps nothing.  ``counter``
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
+    ``log`` (with ``improve``): collects the candidates the rising threshold leaves out
+    and the largest completion bound of a branch it cut (see :class:`WalkLog`).
     """
     adj = bm.hops
     terminal = bm.terminal
@@ -575,14 +616,22 @@ def enumerate_candidates(
     steps: list[tuple[Track, ...]] = []
     out: list[Candidate] = []
     explored = 0
-    cb = _completion_bound(tm, bm) if threshold is not None and _walk_prunes(tm) else None
+    # the completion bound (built on its first question, with its walk table: on
+    # ordinary boards it is seldom asked)
+    prunes = threshold is not None and _walk_prunes(tm)
+    cb: Callable[[list[int], int, list[int], int, int, int], int] | None = None
     theta = threshold if threshold is not None else -(1 << 60)
+    # the completion bound of a train paying every visit is at least the bonus cap plus
+    # the path's values (:func:`_completion_bound`): below that it cannot cut, not asked
+    floor = tm.profile.bonus_cap(tm) if prunes and tm.all_pay else -1
+    limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
+    tok_dist = _token_distance(tm, bm) if not general and limited else None
     chunk = 0
 
-    all_pay = tm.all_pay
-    # the running sum is the default bound of a train paying every visit; a title's own
-    # route bound (18Rhl: a ferried run pays once) is asked instead
-    sum_ub = all_pay and type(tm.profile).route_bound is TitleProfile.route_bound
+    # a route with at most ``plain`` dropped visits is priced by the running sum of its
+    # positive values plus the bonus bound (the title's route bound equals it there:
+    # :meth:`TitleProfile.sum_bound_free`); others by the title's route bound
+    plain = tm.profile.sum_bound_free(tm)
     if units is None:
         units = counter.units if counter is not None else UnitSets()
     unit_ids = units.ids
@@ -594,7 +643,7 @@ def enumerate_candidates(
             counted: bool, acc: int) -> None:
         """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
         ``acc``: the positive stop values on the path."""
-        nonlocal explored, theta, chunk
+        nonlocal explored, theta, chunk, cb
         explored += 1
         if budget is not None:
             chunk += 1
@@ -602,8 +651,21 @@ def enumerate_candidates(
                 budget.spend(chunk)
                 chunk = 0
         start = path[0]
-        if cb is not None and cb(path, vmask, counts, free, acc, theta) <= theta:
-            return
+        if tok_dist is not None and not vmask & tokened:
+            # no token city yet: one must still be within the visits left
+            left = 0
+            for r in limited:
+                left += limits[r] - counts[r]
+            if tok_dist[node] > left:
+                return
+        if prunes and (floor < 0 or floor + acc <= theta):
+            if cb is None:
+                cb = _completion_bound(tm, bm)
+            v = cb(path, vmask, counts, free, acc, theta)
+            if v <= theta:
+                if log is not None and v > log.cut:
+                    log.cut = v
+                return
         if (
             node > start
             and end[node]
@@ -614,7 +676,9 @@ def enumerate_candidates(
             from_need and end[node] and node < start and not (need >> node) & 1
             and vmask & tokened and len(path) - free >= 2
         ):
-            ub = acc + bonus(tm, path) if sum_ub else bound(path, free)
+            ub = acc + bonus(tm, path, vmask)
+            if free > plain:  # the title's route bound, at most the sum (skipped below it)
+                ub = bound(path, free) if ub > theta else -1 - ub
             if ub > theta:
                 nodes = tuple(path) if node > start else tuple(reversed(path))
                 # (reversed: found from its need end; nodes in the canonical direction)
@@ -623,6 +687,13 @@ def enumerate_candidates(
                     out.append(c)
                 else:
                     theta = max(theta, improve(c))
+            elif log is not None and log.spare is not None and ub != -1:
+                if len(log.spare) >= log.cap:
+                    log.spare = None  # too many to keep: a later pass walks again
+                else:  # (ub < -1: not priced yet, -1 - ub the sum bounding it)
+                    nodes = tuple(path) if node > start else tuple(reversed(path))
+                    log.spare.append(
+                        Candidate(ub, nodes, tuple(steps), umask & ~forbid, smask, free))
         if len(path) > 1 and (terminal[node] or (blocked >> node) & 1):
             return
         here = metro[node]
@@ -703,7 +774,7 @@ def enumerate_candidates(
     from_need = need >= 0
     if from_need:
         starts = [s for s in starts if (need >> s) & 1]
-    if cb is not None:  # good starts first: the threshold rises sooner
+    if prunes:  # good starts first: the threshold rises sooner
         starts.sort(key=lambda s: (-tm.value[s], s))
     try:
         for s in starts:
@@ -726,6 +797,54 @@ def enumerate_candidates(
     if budget is not None:
         budget.spend(chunk)
     return out
+
+
+def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
+    """Per node ``x``: the fewest visits of limited distance rules (``limits`` below
+    :data:`_UNLIMITED`) a route must still make after ``x`` to reach a city with the
+    entity's token (``inf``: none reachable).  A visit costs 1 when its kind's rule is
+    limited, 0 when unlimited (towns) or dropped by a ferry (a ferried node right after
+    a node of its hex); a route passes no terminal or blocked node.  A relaxation (nodes
+    may repeat; groups and per-rule limits ignored), so a path without a token whose
+    visits left are fewer than this never extends to a route (every route has a token
+    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2)."""
+    n = len(tm.value)
+    limits = tm.limits
+    rule = tm.rule
+    metro = tm.metro_hex
+    ferry = tm.ferry
+    visit = tm.visit
+    inf = float("inf")
+    dist: list[float] = [inf] * n
+    queue: deque[int] = deque()
+    for t in range(n):
+        if (bm.tokened >> t) & 1 and visit[t]:
+            dist[t] = 0
+            queue.append(t)
+    done = [False] * n
+    while queue:
+        b = queue.popleft()
+        if done[b]:
+            continue
+        done[b] = True
+        if dist[b] and (bm.terminal[b] or (bm.blocked >> b) & 1):
+            continue  # a route only ends here: no route passes through b to a token
+        r = rule[b]
+        limited = r >= 0 and limits[r] < _UNLIMITED
+        for a, _alts in bm.hops[b]:
+            if not visit[a] or done[a]:
+                continue
+            # the visit of b right after a: free when unlimited or ferried
+            cost = 1 if limited and not (ferry[b] and metro[b] is not None
+                                         and metro[a] == metro[b]) else 0
+            d = dist[b] + cost
+            if d < dist[a]:
+                dist[a] = d
+                if cost:
+                    queue.append(a)
+                else:
+                    queue.appendleft(a)
+    return dist
 
 
 SPARE_MAX = 100_000
@@ -790,14 +909,11 @@ def _completion_bound(
                 left = extra
                 for r in counted:
                     left += limits[r] - counts[r]
-                row, back = walk[min(left, top_left)]
+                row, ban, sec = walk[min(left, top_left)]
                 x = path[-1]
-                by_walk = row[x]
-                ban = back[x]
-                if ban:  # the best first hop ends on the path: the second best
-                    (p, second), = ban.items()
-                    if (vmask >> p) & 1:
-                        by_walk = second
+                p = ban[x]
+                # the best first hop ends on the path: the second best
+                by_walk = sec[x] if p >= 0 and (vmask >> p) & 1 else row[x]
                 if total + by_walk <= theta:
                     return total + by_walk
             need = theta - total  # past it the branch stays, whatever the rest adds
@@ -932,10 +1048,10 @@ _UNLIMITED = 50
 :func:`_walk_table` (1893's and 18Rhl's towns: 99)."""
 
 
-WalkRow = tuple[list[int], list[dict[int, int]]]
-"""One row of :func:`_walk_table`: the bound per node, and per node ``x`` the bound
-when the first hop may not end at a node ``p`` (only ``p`` = the best hop's end is
-stored: forbidding any other node leaves the bound as it is)."""
+WalkRow = tuple[list[int], list[int], list[int]]
+"""One row of :func:`_walk_table`: the bound per node; per node ``x`` the end ``p`` of
+the best first hop (-1: none) and the bound when the first hop may not end at ``p``
+(forbidding any other node leaves the bound as it is)."""
 
 
 _WALKS_SIZE = 64
@@ -965,8 +1081,9 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
     """``table[c][0][x]``: an upper bound (M) on the values a route collects after node
     ``x`` when it may still make ``c`` visits that count (or are dropped by the ferry),
     for a train that pays every visit (``tm.all_pay``); ``None`` when no rule limits the
-    visits.  ``table[c][1][x].get(p, table[c][0][x])``: the same when the route's first
-    limited visit after ``x`` is not ``p`` (``p`` a node already on the path).
+    visits.  ``table[c][2][x]`` if ``p == table[c][1][x]``, else ``table[c][0][x]``: the
+    same when the route's first limited visit after ``x`` is not ``p`` (``p`` a node
+    already on the path).
 
     Visits of the kinds an unlimited rule names (towns: 99) cost nothing: from ``x`` the
     route walks through such nodes only (never through a terminal or blocked one) to a
@@ -1021,24 +1138,28 @@ def _walk_table(tm: TrainModel, bm: BoardModel) -> list[WalkRow] | None:
         tail[x] = best_tail
     # row[x]: the bound from x; back[x][p]: the bound from x when the first hop may
     # not end at p (a walk never hops straight back to the node it came from)
-    table: list[WalkRow] = [(tail[:], [{} for _ in range(n)])]
+    # per node: (w, chain + value of w, whether the walk stops at w) per hop
+    out_hops = [[(w, chain + max(vals[w], 0), stop[w]) for w, chain in hops[x].items()]
+                for x in range(n)]
+    table: list[WalkRow] = [(tail[:], [-1] * n, tail[:])]
     for _c in range(depth):
-        prev, prev_back = table[-1]
+        prev, prev_ban, prev_second = table[-1]
         row = tail[:]
-        back: list[dict[int, int]] = []
+        ban = [-1] * n
+        sec = tail[:]
         for x in range(n):
             best = second = row[x]
             best_w = -1
-            for w, chain in hops[x].items():
-                v = chain + max(vals[w], 0) + (
-                    0 if stop[w] else prev_back[w].get(x, prev[w]))
+            for w, gain, stops in out_hops[x]:
+                v = gain if stops else gain + (prev_second[w] if prev_ban[w] == x else prev[w])
                 if v > best:
                     best, second, best_w = v, best, w
                 elif v > second:
                     second = v
             row[x] = best
-            back.append({best_w: second} if best_w >= 0 else {})
-        table.append((row, back))
+            ban[x] = best_w
+            sec[x] = second
+        table.append((row, ban, sec))
     return table
 
 

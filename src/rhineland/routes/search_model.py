@@ -62,15 +62,11 @@ def unit_mask(units: frozenset[int]) -> int:
 class Tracks:
     """The segment graph compiled for the search (cached per :class:`TrackGraph`).
 
-    ``adj[i]``: the segments leaving node ``i`` as :data:`Adjacent`;
-    ``clash[t]``: bitmask of the track ids sharing a unit with track ``t``
-    (``t`` itself included): two routes may run together iff no track of one
-    clashes with a track of the other; ``hops[i]``: the segments of ``adj[i]``
-    grouped by neighbour (:data:`Hop`).
+    ``adj[i]``: the segments leaving node ``i`` as :data:`Adjacent`; ``hops[i]``: the
+    segments of ``adj[i]`` grouped by neighbour (:data:`Hop`).
     """
 
     adj: tuple[tuple[Adjacent, ...], ...]
-    clash: tuple[int, ...]
     hops: tuple[tuple[Hop, ...], ...]
 
 
@@ -98,9 +94,6 @@ def tracks(graph: TrackGraph) -> Tracks:
                 masks.append(unit_mask(s.units))
             row.append((s.b, masks[t], s, t))
         adj.append(tuple(row))
-    clash = tuple(
-        sum(1 << j for j, other in enumerate(masks) if other & mine) for mine in masks
-    )
     hops: list[tuple[Hop, ...]] = []
     for row_ in adj:
         by: dict[int, list[Track]] = {}
@@ -110,7 +103,7 @@ def tracks(graph: TrackGraph) -> Tracks:
     if len(_TRACKS) > 16:
         _TRACKS.clear()
     # keeps the segment lists (and their id)
-    got = Tracks(tuple(adj), clash, tuple(hops))
+    got = Tracks(tuple(adj), tuple(hops))
     _TRACKS[id(out_lists)] = (out_lists, got)
     return got
 
@@ -119,14 +112,13 @@ def tracks(graph: TrackGraph) -> Tracks:
 class BoardModel:
     """The board as one entity's search sees it.
 
-    ``adj``/``clash``/``hops``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
+    ``adj``/``hops``: see :class:`Tracks`; ``tokened``/``blocked``: bitmasks over node
     ids; ``terminal[i]``: node ``i`` may only end a route.
     """
 
     graph: TrackGraph
     view: EntityView
     adj: tuple[tuple[Adjacent, ...], ...]
-    clash: tuple[int, ...]
     hops: tuple[tuple[Hop, ...], ...]
     tokened: int
     blocked: int
@@ -267,16 +259,30 @@ class TitleProfile:
         """Per-train precomputed data for :meth:`bonus_bound`."""
         return ()
 
-    def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
-        """Upper bound (M) on the sum of the title's bonuses of a route visiting ``nodes``."""
+    def bonus_bound(self, train: TrainModel, nodes: Sequence[int], mask: int | None = None) -> int:
+        """Upper bound (M) on the sum of the title's bonuses of a route visiting ``nodes``
+        (``mask``: their bitmask over node ids, when the caller has it)."""
         return 0
 
     def route_bound(self, train: TrainModel, nodes: Sequence[int], free: int) -> int:
         """Admissible upper bound (M) on the revenue of any legal route of ``train`` visiting
         ``nodes`` (in either direction) with ``free`` visits costing no distance: default
         :meth:`TrainModel.base_bound` plus :meth:`bonus_bound`.  A title may tighten it
-        (``docs/best-routes.md`` §1 gives why each stays admissible)."""
+        (``docs/best-routes.md`` §1 gives why each stays admissible), never above the sum
+        of the positive stop values on ``nodes`` plus :meth:`bonus_bound` (the walk skips
+        the call where that sum is at most its threshold)."""
         return train.base_bound(nodes, free) + self.bonus_bound(train, nodes)
+
+    def sum_bound_free(self, train: TrainModel) -> int:
+        """The most dropped visits (``free``, 18Rhl's ferry) a route may have for
+        :meth:`route_bound` to equal the sum of its positive stop values plus
+        :meth:`bonus_bound`; ``-1``: not even none.  The walk prices such a route by the
+        sum it carries along (the same ``ub``, without the call).  Default: any number for
+        a train paying every visit (``all_pay``: :meth:`TrainModel.base_bound` is that
+        sum), unless a title overrides :meth:`route_bound` without this."""
+        if train.all_pay and type(self).route_bound is TitleProfile.route_bound:
+            return 1 << 30
+        return -1
 
     def bonus_cap(self, train: TrainModel) -> int:
         """Upper bound (M) of :meth:`bonus_bound` over every route of ``train`` (the
@@ -312,7 +318,6 @@ def board_model(graph: TrackGraph, view: EntityView, profile: TitleProfile) -> B
         graph=graph,
         view=view,
         adj=tr.adj,
-        clash=tr.clash,
         hops=tr.hops,
         tokened=tok,
         blocked=blk,
@@ -335,9 +340,9 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
         for k in d.nodes:
             kind_rules.setdefault(k, []).append(r)
     general = any(len(v) > 1 for v in kind_rules.values())
+    kinds = profile.kinds  # the nodes' kinds, once per search
     rule = tuple(
-        (kind_rules[n.kind][0] if n.kind in kind_rules and not general else -1)
-        for n in graph.nodes
+        (kind_rules[k][0] if k in kind_rules and not general else -1) for k in kinds
     )
     need = profile.need_end(spec.name)
     need_mask = -1
@@ -347,6 +352,10 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
             if n.hex in need:
                 need_mask |= 1 << n.id
     metro = tuple(profile.metro_hex(n) for n in graph.nodes)
+    by_hex: dict[str, int] = {}  # the nodes of each metropolis hex
+    for n in graph.nodes:
+        if metro[n.id] is not None:
+            by_hex[n.hex] = by_hex.get(n.hex, 0) | 1 << n.id
     names: dict[str, int] = {}
     groups: list[int] = []
     for n in graph.nodes:
@@ -357,7 +366,8 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
     return TrainModel(
         train=train,
         name=spec.name,
-        visit=tuple(n.kind in kind_rules and profile.may_visit(spec.name, n) for n in graph.nodes),
+        visit=tuple(kinds[n.id] in kind_rules and profile.may_visit(spec.name, n)
+                    for n in graph.nodes),
         end=tuple(profile.may_end(spec.name, n) for n in graph.nodes),
         rule=rule,
         rule_nodes=tuple(tuple(d.nodes) for d in dist),
@@ -373,7 +383,7 @@ def train_model(ctx: RouteContext, profile: TitleProfile, train: str) -> TrainMo
             metro[n.id] is not None and profile.ferry_free(spec.name, n) for n in graph.nodes
         ),
         same_hex=tuple(
-            sum(1 << o.id for o in graph.nodes if o.id != n.id and o.hex == n.hex)
+            by_hex.get(n.hex, 0) & ~(1 << n.id)
             if metro[n.id] is not None and profile.revisit_illegal(n)
             else 0
             for n in graph.nodes

@@ -54,6 +54,7 @@ class RhlProfile(TitleProfile):
         self.links = established_links(ctx)
         self.brown = "brown" in ctx.phase_spec.tiles
         self.ratingen = "ratingen_variant" in ctx.data.optional_rules
+        self._bonus_nodes: tuple[object, ...] | None = None
 
     def group_names(self, spec_name: str, node: RevenueNode) -> tuple[str, ...]:
         """Offboard groups, plus the Eastern Ruhr, Nimwegen/Arnheim and Basel/Frankfurt
@@ -99,9 +100,16 @@ class RhlProfile(TitleProfile):
     def bonus_data(self, spec_name: str) -> tuple[object, ...]:
         """Per-node data for :meth:`bonus_bound`.
 
-        ``(is_rge, coal, steel, eastern_ruhr, roermond, ratingen, metropolis, rge_end)``:
-        a flag, then one tuple per graph node each (counts or flags).
+        ``(is_rge, coal, steel, eastern_ruhr, roermond, ratingen, metropolis, rge_end,
+        masks)``: a flag, then one tuple per graph node each (counts or flags), then the
+        node bitmasks ``(eastern_ruhr, roermond, ratingen, coal or steel)``.
         """
+        if self._bonus_nodes is None:  # the same for every train of the search
+            self._bonus_nodes = self._node_bonus_data()
+        return (spec_name == RGE_TRAIN, *self._bonus_nodes)
+
+    def _node_bonus_data(self) -> tuple[object, ...]:
+        """The per-node part of :meth:`bonus_data` (all but the flag)."""
         r = self.rhl
         nodes = self.graph.nodes
         counts = [r.montan_counts(self.ctx, [n]) for n in nodes]
@@ -112,33 +120,48 @@ class RhlProfile(TitleProfile):
         ratingen = tuple(n.hex == r.ratingen for n in nodes)
         metro = tuple(n.hex in r.metropolis for n in nodes)
         rge_end = tuple(n.hex in r.rge for n in nodes)
-        return (spec_name == RGE_TRAIN, coal, steel, er, roermond, ratingen, metro, rge_end)
+        masks = (_mask(er), _mask(roermond), _mask(ratingen),
+                 _mask(tuple(c > 0 or s > 0 for c, s in counts)))
+        return (coal, steel, er, roermond, ratingen, metro, rge_end, masks)
 
-    def bonus_bound(self, train: TrainModel, nodes: Sequence[int]) -> int:
-        """Upper bound (M) on a route's 18Rhl bonuses over ``nodes``.
+    def bonus_bound(self, train: TrainModel, nodes: Sequence[int], mask: int | None = None) -> int:
+        """Upper bound (M) on a route's 18Rhl bonuses over ``nodes`` (``mask``: their
+        bitmask, when the caller has it).
 
         Eastern Ruhr and Eisern Rhein; for the Rheingold-Express the doubled metropolis
         values; otherwise Montan (+20/+40M, doubled from brown) and Ratingen.
         """
-        rge, coal, steel, er, roermond, ratingen, metro, rge_end = train.bonus_data
+        rge, coal, steel, _er, _ro, _ra, metro, rge_end, masks = train.bonus_data
         assert isinstance(coal, tuple) and isinstance(steel, tuple)
-        assert isinstance(er, tuple) and isinstance(roermond, tuple)
-        assert isinstance(ratingen, tuple) and isinstance(metro, tuple)
-        assert isinstance(rge_end, tuple)
+        assert isinstance(metro, tuple) and isinstance(rge_end, tuple)
+        assert isinstance(masks, tuple)
+        er_mask, roermond_mask, ratingen_mask, montan_mask = masks
+        if mask is None:
+            mask = 0
+            for i in nodes:
+                mask |= 1 << i
         out = 0
-        if any(er[i] for i in nodes):
+        if mask & er_mask:
             out += EASTERN_RUHR_PER_LINK * self.links
-            if any(roermond[i] for i in nodes):
+            if mask & roermond_mask:
                 out += EISERN_RHEIN_BONUS
         if rge:
             if rge_end[nodes[0]] and rge_end[nodes[-1]]:
                 out += sum(v for i in nodes if metro[i] and (v := train.value[i]) > 0)
             return out
-        c = sum(coal[i] for i in nodes)
-        s = sum(steel[i] for i in nodes)
+        m = mask & montan_mask
+        if not m:
+            return out
+        c = s = 0
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            c += coal[i]
+            s += steel[i]
+            m ^= low
         if c and s:
             out += (40 if c > 1 and s > 1 else 20) * (2 if self.brown else 1)
-        if self.ratingen and s and any(ratingen[i] for i in nodes):
+        if self.ratingen and s and mask & ratingen_mask:
             out += RATINGEN_BONUS
         return out
 
@@ -158,7 +181,7 @@ class RhlProfile(TitleProfile):
         separate doubling term of :meth:`bonus_bound` is left out.  The other bonuses
         are :meth:`bonus_bound`'s.  See ``docs/best-routes.md`` §1.
         """
-        rge, _c, _s, _e, _r, _t, metro, rge_end = train.bonus_data
+        rge, _c, _s, _e, _r, _t, metro, rge_end, _m = train.bonus_data
         assert isinstance(metro, tuple) and isinstance(rge_end, tuple)
         double = bool(rge) and len(nodes) > 1 and rge_end[nodes[0]] and rge_end[nodes[-1]]
         vals = train.value
@@ -188,11 +211,21 @@ class RhlProfile(TitleProfile):
             bonus -= sum(v for i in nodes if metro[i] and (v := vals[i]) > 0)
         return total + bonus
 
+    def sum_bound_free(self, train: TrainModel) -> int:
+        """0 for a train paying every visit (not the Rheingold-Express: it pays 8 stops of any
+        number): :meth:`route_bound` merges only runs with a dropped visit (a ferried visit
+        right after one of its hex), so on a route without one its pools are the visits
+        themselves, each rule's pool holds at most ``limits <= pays`` counted visits, and
+        the bound is the sum of the positive stop values plus :meth:`bonus_bound`."""
+        if not train.all_pay or train.name == RGE_TRAIN:
+            return -1
+        return 0
+
     def bonus_cap(self, train: TrainModel) -> int:
         """The most :meth:`bonus_bound` gives any route of ``train``: each of its terms at
         its largest over the nodes the train may visit (all of them on one route, both ends
         RGE hexes)."""
-        rge, coal, steel, er, roermond, ratingen, metro, _ = train.bonus_data
+        rge, coal, steel, er, roermond, ratingen, metro, _, _m = train.bonus_data
         assert isinstance(coal, tuple) and isinstance(steel, tuple)
         assert isinstance(er, tuple) and isinstance(roermond, tuple)
         assert isinstance(ratingen, tuple) and isinstance(metro, tuple)
@@ -211,3 +244,12 @@ class RhlProfile(TitleProfile):
         if self.ratingen and st and any(ratingen[i] for i in seen):
             out += RATINGEN_BONUS
         return out
+
+
+def _mask(flags: Sequence[bool]) -> int:
+    """The bitmask of the indices whose flag is set."""
+    out = 0
+    for i, f in enumerate(flags):
+        if f:
+            out |= 1 << i
+    return out
