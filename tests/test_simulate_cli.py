@@ -15,6 +15,7 @@ from rhineland.cli.main import cli
 from rhineland.engine.actions import Action
 from rhineland.sim import batch
 from rhineland.sim.batch import GameOutcome, GameSpec, run_batch, seat_bots
+from rhineland.sim.results import load_results
 from rhineland.sim.stats import margin, mean_ci, standings, wilson
 
 
@@ -176,3 +177,45 @@ def test_invariant_check_finds_lost_money() -> None:
     game.corporations["ADR"].certificates[1].owner = "nobody"
     with pytest.raises(InvariantError, match="ADR_1 is held by 'nobody'"):
         check_invariants(game, start)
+
+
+def test_tournament_results_file_resumes_a_stopped_run(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--results``: two 1893 games are appended as they end; the same run asked for
+    three games plays only the third (one call of ``run_game``) and counts all three
+    (6 seats); a broken line is a one-line error."""
+    path = tmp_path / "runs.jsonl"
+    args = ["tournament", "1893", "--players", "2", "--bots", "random,greedy", "--seed", "5",
+            "--results", str(path)]
+    res = CliRunner().invoke(cli, [*args, "--games", "2"])
+    assert res.exit_code == 0, res.output
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2
+    first = load_results(path)
+    assert [o.spec.seed for o in first] == [5, 6]
+    assert [o.spec.bots for o in first] == [("random", "greedy"), ("greedy", "random")]
+    assert all(o.finished and len(o.scores) == 2 for o in first)
+    calls: list[int] = []
+    real = batch.run_game
+
+    def counted(spec: GameSpec) -> GameOutcome:
+        calls.append(spec.seed)
+        return real(spec)
+
+    monkeypatch.setattr(batch, "run_game", counted)
+    res = CliRunner().invoke(cli, [*args, "--games", "3"])
+    assert res.exit_code == 0, res.output
+    assert calls == [7]
+    assert "2 games from" in res.output
+    assert "1 played now" in res.output
+    again = load_results(path)
+    assert [o.spec.seed for o in again] == [5, 6, 7]
+    assert again[:2] == first
+    rows = {ln.split()[1]: ln.split() for ln in res.output.splitlines()
+            if ln.strip().startswith("│") and len(ln.split()) > 3}
+    assert rows["random"][3] == "3" and rows["greedy"][3] == "3"  # seats
+    path.write_text(lines[0] + "\n{\"title\": \"1893\"}\n")
+    res = CliRunner().invoke(cli, [*args, "--games", "3"])
+    assert res.exit_code != 0
+    assert "runs.jsonl:2: a result line lacks 'seed'" in res.output
+    assert "Traceback" not in res.output
