@@ -141,13 +141,15 @@ RevenueCache = dict[tuple[str, int, int, tuple[str, ...]], int]
 def estimated_values(game: Game, horizon: float = 2.0,
                      route_budget: int | None = ROUTE_BUDGET,
                      cache: RevenueCache | None = None, *, treasury: float = 0.0,
-                     liabilities: bool = False) -> dict[int, float]:
+                     liabilities: bool = False,
+                     private_horizon: float | None = None) -> dict[int, float]:
     """Each player's estimated worth (M) by player id: the final score once the game is
     over; else their value (:meth:`Game.player_value`: cash + certificates at market
     price and the title's extras) plus ``horizon`` times one operating round's income
     from their holdings: a corporation's best-route revenue (found within
     ``route_budget`` search nodes) times the percent held, half a minor's revenue to
-    its owner, and the fixed income of the private companies they own.
+    its owner, and ``private_horizon`` (default: ``horizon``) operating rounds of the
+    fixed income of the private companies they own.
 
     ``treasury`` (0..1) adds that fraction of each company's assets (treasury and
     its trains at face value) to its holders by percent held (a minor's half to its
@@ -163,6 +165,10 @@ def estimated_values(game: Game, horizon: float = 2.0,
     values = {p.id: float(game.player_value(p)) for p in game.players}
     if horizon > 0:
         _add_income(game, values, horizon, route_budget, cache)
+    ph = horizon if private_horizon is None else private_horizon
+    for private in game.privates.values():
+        if not private.closed and isinstance(private.owner, int) and private.owner in values:
+            values[private.owner] += ph * private.spec.revenue
     if treasury > 0:
         for corp in game.corporations.values():
             if corp.closed or not corp.floated:
@@ -183,7 +189,7 @@ def estimated_values(game: Game, horizon: float = 2.0,
 
 def _add_income(game: Game, values: dict[int, float], horizon: float,
                 route_budget: int | None, cache: RevenueCache | None) -> None:
-    """Add ``horizon`` operating rounds of dividends and private income to ``values``."""
+    """Add ``horizon`` operating rounds of dividends to ``values``."""
     for corp in game.corporations.values():
         if corp.closed or not corp.floated or not corp.trains:
             continue
@@ -197,9 +203,6 @@ def _add_income(game: Game, values: dict[int, float], horizon: float,
         if minor.owner in values:
             rev = _revenue(game, minor.sym, minor.trains, route_budget, cache)
             values[minor.owner] += horizon * rev / 2
-    for private in game.privates.values():
-        if not private.closed and isinstance(private.owner, int) and private.owner in values:
-            values[private.owner] += horizon * private.spec.revenue
 
 
 def _take_liabilities(game: Game, values: dict[int, float]) -> None:
@@ -279,7 +282,8 @@ class MCTSBot:
     their own candidates, max-n), ``reward`` how values become rewards
     (``"leader"``: :func:`leader_rewards`; ``"share"``: :func:`rewards`), ``margin``
     the mean reward by which the chosen action must beat the greedy action's mean
-    (else the greedy action is played),
+    (else the greedy action is played), ``private_horizon`` the operating rounds of
+    private income in the value (a private bought in the auction pays for several),
     ``seed`` the seed of the candidates' order.  ``rollout="random"`` rolls out with a
     seeded random bot instead of the greedy one.  Raises ``ValueError`` for an unknown
     rollout, opponent model or reward or a budget below 1, ``RuntimeError`` when no
@@ -290,13 +294,15 @@ class MCTSBot:
     def __init__(self, iterations: int = 8, *, rollout: str = "greedy", depth: int = 0,
                  horizon: float = 2.0, widening: float = 1.5, exploration: float = 0.5,
                  treasury: float = 0.5, liabilities: bool = True, opponents: str = "greedy",
-                 reward: str = "leader", margin: float = 0.01, seed: int = 0) -> None:
+                 reward: str = "leader", margin: float = 0.01, private_horizon: float = 5.0,
+                 seed: int = 0) -> None:
         if rollout not in ("greedy", "random"):
             raise ValueError(f"unknown rollout {rollout!r} (greedy or random)")
         if opponents not in ("greedy", "search"):
             raise ValueError(f"unknown opponent model {opponents!r} (greedy or search)")
         self.opponents = opponents
         self.margin = margin
+        self.private_horizon = private_horizon
         self.last_root: _Node | None = None
         """The root of the last search (``None`` before one)."""
         if reward not in ("leader", "share"):
@@ -398,7 +404,8 @@ class MCTSBot:
             g.process(self.rollout_bot.choose(g, pid), atomic=False, history=False)
         reward = self._reward(estimated_values(g, self.horizon, cache=self.revenues,
                                           treasury=self.treasury,
-                                          liabilities=self.liabilities))
+                                          liabilities=self.liabilities,
+                                          private_horizon=self.private_horizon))
         for n in path:
             n.visits += 1
             for pid, r in reward.items():
