@@ -251,7 +251,8 @@ def test_estimated_values_count_company_assets_and_private_income() -> None:
     a 5-train, 500M), DEE 70% (102M, a 4- and a 3-train, 500M) and RhE 10% (310M, a 3-
     and a 4-train, 500M): 0.5 * (360 + 421.4 + 81) = 431.2M on top of 1421M.  SR 1
     after action 14: one OR of private income adds 5 + 0 + 25 = 30M (PWB, KEO, NLK) to
-    player 579 and 15 + 20 = 35M (Szl, Tjt) to player 635."""
+    player 579 and 15 + 20 = 35M (Szl, Tjt) to player 635; five such rounds with
+    ``private_horizon=5`` and no dividends."""
     game = RHL.position("end_bank", 304)
     with_assets = estimated_values(game, 0, treasury=0.5)
     assert with_assets[635] == pytest.approx(1421.0 + 431.2)
@@ -260,6 +261,8 @@ def test_estimated_values_count_company_assets_and_private_income() -> None:
     early = RHL.position("end_bank", 14)
     assert estimated_values(early, 0) == {13627: 620.0, 579: 425.0, 635: 435.0}
     assert estimated_values(early, 1.0) == {13627: 620.0, 579: 455.0, 635: 470.0}
+    assert estimated_values(early, 0, private_horizon=5) == {
+        13627: 620.0, 579: 425.0 + 5 * 30, 635: 435.0 + 5 * 35}
 
 
 @needs_shared
@@ -294,9 +297,9 @@ def test_mcts_trades_trains_only_between_its_own_companies() -> None:
 
 @needs_shared
 def test_mcts_opponents_play_their_greedy_action_in_the_tree() -> None:
-    """SR 4 after action 104, 20 iterations, widening 0.5: with greedy opponents every node of another
-    player has at most one child (their greedy action), while the root branches; with
-    ``opponents="search"`` some other player's node branches too."""
+    """SR 4 after action 104, 20 iterations, widening 0.5: with greedy opponents every
+    node of another player has at most one child (their greedy action), while the root
+    branches; with ``opponents="search"`` some other player's node branches too."""
     game = RHL.position("end_bank", 104)
     pid = decider(game)
 

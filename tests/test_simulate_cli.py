@@ -16,7 +16,7 @@ from rhineland.engine.actions import Action
 from rhineland.sim import batch
 from rhineland.sim.batch import GameOutcome, GameSpec, run_batch, seat_bots
 from rhineland.sim.results import load_results
-from rhineland.sim.stats import margin, mean_ci, standings, wilson
+from rhineland.sim.stats import margin, mean_ci, score_margin, standings, wilson
 
 
 def test_simulate_writes_exports_that_replay(tmp_path: Path) -> None:
@@ -144,6 +144,26 @@ def test_margin_with_bootstrap_interval() -> None:
     assert margin(outs, "mcts", "random") is None
 
 
+def test_score_margin_with_bootstrap_interval() -> None:
+    """The same three finished games: MCTS scored 30, 10 and 50 (30M a seat), greedy
+    10, 30 and 20 (20M a seat): +10M; the unfinished game does not count."""
+    a = GameSpec("1893", 0, ("mcts", "greedy"))
+    b = GameSpec("1893", 1, ("greedy", "mcts"))
+    outs = [GameOutcome(a, finished=True, scores=[30, 10]),
+            GameOutcome(b, finished=True, scores=[30, 10]),
+            GameOutcome(a, finished=True, scores=[50, 20]),
+            GameOutcome(b, finished=False)]
+    m = score_margin(outs, "mcts", "greedy", resamples=500, seed=4)
+    assert m is not None and m.diff == 10.0
+    assert m.low <= m.diff <= m.high and m.low < m.high
+    assert m.low >= -20.0 and m.high <= 40.0
+    three = GameSpec("18Rhl", 2, ("mcts", "greedy", "greedy"))
+    one = score_margin([GameOutcome(three, finished=True, scores=[40, 10, 30])],
+                       "mcts", "greedy")
+    assert one is not None and (one.diff, one.low, one.high) == (20.0, 20.0, 20.0)
+    assert score_margin(outs, "mcts", "random") is None
+
+
 def test_tournament_prints_each_bot() -> None:
     res = CliRunner().invoke(cli, ["tournament", "18Rhl", "--games", "1", "--players", "3",
                                    "--bots", "greedy,random", "--seed", "2"])
@@ -154,6 +174,7 @@ def test_tournament_prints_each_bot() -> None:
     assert "even odds 33.3%" in res.output
     assert "margin greedy over random:" in res.output
     assert "bootstrap 95% CI" in res.output
+    assert "score margin greedy over random:" in res.output
 
 
 def test_simulate_check_verifies_invariants_and_replay() -> None:

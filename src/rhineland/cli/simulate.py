@@ -45,7 +45,7 @@ from rhineland.sim.batch import (
     seat_bots,
 )
 from rhineland.sim.results import append_result, load_results, spec_key
-from rhineland.sim.stats import margin, standings
+from rhineland.sim.stats import margin, score_margin, standings
 from rhineland.titles import TITLES, get_title
 
 PER_GAME_ROWS = 40
@@ -271,6 +271,10 @@ def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, j
         if m is not None:
             out.print(f"margin {m.first} over {m.second}: {m.diff:+.1%} win rate "
                       f"(bootstrap 95% CI {m.low:+.1%} to {m.high:+.1%}, games resampled)")
+        sm = score_margin(outcomes, distinct[0], distinct[1], seed=seed)
+        if sm is not None:
+            out.print(f"score margin {sm.first} over {sm.second}: {sm.diff:+.0f}M a seat "
+                      f"(bootstrap 95% CI {sm.low:+.0f}M to {sm.high:+.0f}M, games resampled)")
     unfinished = sum(1 for o in outcomes if not o.finished)
     played = len(outcomes) - len(done)
     rate = played / wall if wall > 0 else 0.0
