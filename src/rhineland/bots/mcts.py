@@ -1,4 +1,4 @@
-"""``MCTSBot``: Monte Carlo tree search (UCT, max-n) over the legal actions, at a cost
+"""``MCTSBot``: Monte Carlo tree search (UCT; greedy opponents, or max-n) over the legal
 a whole game can afford.
 
 What makes it affordable (the greedy bot, :mod:`rhineland.bots.greedy`, is the
