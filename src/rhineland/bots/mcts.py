@@ -1,5 +1,5 @@
 """``MCTSBot``: Monte Carlo tree search (UCT; greedy opponents, or max-n) over the legal
-a whole game can afford.
+actions, at a cost a whole game can afford.
 
 What makes it affordable (the greedy bot, :mod:`rhineland.bots.greedy`, is the
 prior and the rollout policy):
