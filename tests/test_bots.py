@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reference import ReferenceGames, check_invariants, needs_shared, total_money
-from rhineland import Game, best_routes, replay, to_export
+from rhineland import Game, best_routes, new_game, replay, to_export
 from rhineland.bots import (
     Bot,
     GreedyBot,
@@ -17,7 +17,13 @@ from rhineland.bots import (
     make_bot,
     play_game,
 )
-from rhineland.bots.mcts import candidate_actions, estimated_values, leader_rewards, rewards
+from rhineland.bots.mcts import (
+    candidate_actions,
+    estimated_values,
+    leader_rewards,
+    rewards,
+    score_counts_privates,
+)
 from rhineland.engine.actions import (
     Action,
     BuyShares,
@@ -276,6 +282,23 @@ def test_estimated_values_take_the_trainless_presidents_top_up() -> None:
     assert estimated_values(game, 0)[13627] == 620.0
     assert estimated_values(game, 0, liabilities=True) == {
         13627: 550.0, 579: 425.0, 635: 435.0}
+
+
+@needs_shared
+def test_private_income_counts_where_the_score_ignores_privates() -> None:
+    """18Rhl scores privates at nothing (SR 1 after action 14: player 579 owns PWB, KEO
+    and NLK), so the search counts 5 ORs of their income; 1893 scores a private at its
+    face value (Draft 1 after action 1: player 45 owns KFBE, 200M), so it counts none.
+    The new game of either title has no owned private yet: no decision, 0 ORs."""
+    rhl = RHL.position("end_bank", 14)
+    g1893 = ReferenceGames("1893").position("end_bank", 1)
+    assert score_counts_privates(rhl) is False
+    assert score_counts_privates(g1893) is True
+    bot = MCTSBot()
+    assert bot._private_horizon(new_game("18Rhl", ["A", "B", "C"])) == 0.0
+    assert bot._private_horizon(rhl) == 5.0
+    assert bot._private_horizon(g1893) == 0.0
+    assert MCTSBot(private_horizon=2.0)._private_horizon(g1893) == 2.0
 
 
 def test_leader_rewards_measure_against_the_best_other() -> None:

@@ -25,7 +25,8 @@ prior and the rollout policy):
   heuristic value (:func:`estimated_values`): each player's value (cash + certificates
   at market price, the title's score) plus ``horizon`` operating rounds of the
   dividends their shares would earn at each company's current best-route revenue
-  (and their privates' income), half of each company's assets (treasury and
+  (and five ORs of their privates' income where the score counts privates at
+  nothing, as in 18Rhl), half of each company's assets (treasury and
   trains at face value) to its holders by percent, less, for the president of a
   floated company without a train, what it lacks for the cheapest depot train
   (what the president would top up).  Without the assets the search paid other
@@ -70,6 +71,9 @@ from rhineland.routes.search import best_routes
 SEARCHED = frozenset({"bid", "par", "buy_shares", "sell_shares", "dividend", "buy_train",
                       "discard_train", "special_buy"})
 """Action types that make a decision worth a search (see the module docstring)."""
+
+AUTO_PRIVATE_HORIZON = 5.0
+"""ORs of private income in the value where the score counts privates at nothing."""
 
 ROUTE_BUDGET = 400
 """Search nodes the heuristic value gives each company's best-route estimate."""
@@ -205,6 +209,24 @@ def _add_income(game: Game, values: dict[int, float], horizon: float,
             values[minor.owner] += horizon * rev / 2
 
 
+def score_counts_privates(game: Game) -> bool | None:
+    """Whether the title's score (:meth:`Game.player_value`) counts a private company
+    its owner holds (1893: at face value; 18Rhl: not at all), found on a copy by
+    taking an open private from its owner; ``None`` while no player owns one."""
+    for private in game.privates.values():
+        owner = private.owner
+        if private.closed or not isinstance(owner, int):
+            continue
+        twin = game.copy()
+        player = twin.player(owner)
+        before = twin.player_value(player)
+        twin.privates[private.sym].owner = None
+        if private.sym in player.companies:
+            player.companies.remove(private.sym)
+        return twin.player_value(player) != before
+    return None
+
+
 def _take_liabilities(game: Game, values: dict[int, float]) -> None:
     """Take from each president what their floated, trainless corporation lacks for
     the cheapest depot train (M)."""
@@ -283,7 +305,7 @@ class MCTSBot:
     (``"leader"``: :func:`leader_rewards`; ``"share"``: :func:`rewards`), ``margin``
     the mean reward by which the chosen action must beat the greedy action's mean
     (else the greedy action is played), ``private_horizon`` the operating rounds of
-    private income in the value (a private bought in the auction pays for several),
+    private income in the value (``None``: see :meth:`_private_horizon`),
     ``seed`` the seed of the candidates' order.  ``rollout="random"`` rolls out with a
     seeded random bot instead of the greedy one.  Raises ``ValueError`` for an unknown
     rollout, opponent model or reward or a budget below 1, ``RuntimeError`` when no
@@ -294,8 +316,8 @@ class MCTSBot:
     def __init__(self, iterations: int = 8, *, rollout: str = "greedy", depth: int = 0,
                  horizon: float = 2.0, widening: float = 1.5, exploration: float = 0.5,
                  treasury: float = 0.5, liabilities: bool = True, opponents: str = "greedy",
-                 reward: str = "leader", margin: float = 0.01, private_horizon: float = 5.0,
-                 seed: int = 0) -> None:
+                 reward: str = "leader", margin: float = 0.01,
+                 private_horizon: float | None = None, seed: int = 0) -> None:
         if rollout not in ("greedy", "random"):
             raise ValueError(f"unknown rollout {rollout!r} (greedy or random)")
         if opponents not in ("greedy", "search"):
@@ -303,6 +325,7 @@ class MCTSBot:
         self.opponents = opponents
         self.margin = margin
         self.private_horizon = private_horizon
+        self._scored: dict[str, bool] = {}  # title name: whether its score counts privates
         self.last_root: _Node | None = None
         """The root of the last search (``None`` before one)."""
         if reward not in ("leader", "share"):
@@ -357,6 +380,21 @@ class MCTSBot:
         self.rng.shuffle(rest)
         return [*rest, actions[0]]
 
+    def _private_horizon(self, game: Game) -> float:
+        """The ORs of private income in the value: ``private_horizon`` when given; else
+        5 where the score counts privates at nothing (18Rhl), 0 where it counts them
+        (1893: the face value stands for them; income on top made the search buy
+        privates for the cash its shares needed)."""
+        if self.private_horizon is not None:
+            return self.private_horizon
+        name = game.title.name
+        if name not in self._scored:
+            found = score_counts_privates(game)
+            if found is None:
+                return 0.0
+            self._scored[name] = found
+        return 0.0 if self._scored[name] else AUTO_PRIVATE_HORIZON
+
     def _candidates(self, game: Game, mover: int) -> list[Action]:
         """The untried list of a new node: the searched player's candidates, or only
         the greedy action of another player (``opponents="greedy"``)."""
@@ -405,7 +443,7 @@ class MCTSBot:
         reward = self._reward(estimated_values(g, self.horizon, cache=self.revenues,
                                           treasury=self.treasury,
                                           liabilities=self.liabilities,
-                                          private_horizon=self.private_horizon))
+                                          private_horizon=self._private_horizon(g)))
         for n in path:
             n.visits += 1
             for pid, r in reward.items():
