@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from reference import ReferenceGames, check_invariants, needs_shared, total_money
-from rhineland import Game, best_routes, replay, to_export
+from rhineland import Game, best_routes, new_game, replay, to_export
 from rhineland.bots import (
     Bot,
     GreedyBot,
@@ -17,7 +17,13 @@ from rhineland.bots import (
     make_bot,
     play_game,
 )
-from rhineland.bots.mcts import candidate_actions, estimated_values, rewards
+from rhineland.bots.mcts import (
+    candidate_actions,
+    estimated_values,
+    leader_rewards,
+    rewards,
+    score_counts_privates,
+)
 from rhineland.engine.actions import (
     Action,
     BuyShares,
@@ -196,15 +202,17 @@ def test_mcts_choice_is_a_candidate_and_reproducible() -> None:
 
 @needs_shared
 def test_mcts_candidates_put_the_greedy_action_first() -> None:
-    """SR 4 after action 104 (buy, par, sell or pass): 14 candidates, the greedy buy of
-    DEE_6 first, every one a legal action; the track decision after action 201 (DEE lays
+    """SR 4 after action 104 (buy, par, sell or pass): 10 candidates, the greedy buy of
+    DEE_6 first, every one a legal action, no sale (the player may pass, so the 4
+    sales offered are left out); the track decision after action 201 (DEE lays
     or passes) is not searched: its only candidate is the greedy lay, which MCTS plays."""
     game = RHL.position("end_bank", 104)
     cands = candidate_actions(game)
-    assert len(cands) == 14
+    assert len(cands) == 10
     assert cands[0] == GreedyBot().choose(game, decider(game))
     assert isinstance(cands[0], BuyShares) and cands[0].shares == ("DEE_6",)
-    assert {a.type for a in cands} == {"buy_shares", "par", "sell_shares", "pass"}
+    assert {a.type for a in cands} == {"buy_shares", "par", "pass"}
+    assert sum(1 for c in game.legal_actions() if c.type == "sell_shares") == 4
     assert all(find_choice(game, game.legal_actions(), a) is not None for a in cands)
     track = RHL.position("end_bank", 201)
     greedy = GreedyBot().choose(track, decider(track))
@@ -241,6 +249,121 @@ def test_estimated_values_add_horizon_income() -> None:
     assert estimated_values(game, 2.0, route_budget=None)[635] == 1421.0 + 2 * 407
     r = rewards({1: 300.0, 2: 100.0, 3: -50.0})
     assert r == {1: 0.75, 2: 0.25, 3: 0.0}
+
+
+@needs_shared
+def test_estimated_values_count_company_assets_and_private_income() -> None:
+    """OR 7.1 after action 304, treasury weight 0.5: player 635 holds ADR 50% (220M and
+    a 5-train, 500M), DEE 70% (102M, a 4- and a 3-train, 500M) and RhE 10% (310M, a 3-
+    and a 4-train, 500M): 0.5 * (360 + 421.4 + 81) = 431.2M on top of 1421M.  SR 1
+    after action 14: one OR of private income adds 5 + 0 + 25 = 30M (PWB, KEO, NLK) to
+    player 579 and 15 + 20 = 35M (Szl, Tjt) to player 635; five such rounds with
+    ``private_horizon=5`` and no dividends."""
+    game = RHL.position("end_bank", 304)
+    with_assets = estimated_values(game, 0, treasury=0.5)
+    assert with_assets[635] == pytest.approx(1421.0 + 431.2)
+    assert with_assets[13627] == pytest.approx(
+        1860.0 + 0.5 * (0.1 * 720 + 0.5 * 550 + 0.1 * 602 + 0.1 * 599 + 0.8 * 810))
+    early = RHL.position("end_bank", 14)
+    assert estimated_values(early, 0) == {13627: 620.0, 579: 425.0, 635: 435.0}
+    assert estimated_values(early, 1.0) == {13627: 620.0, 579: 455.0, 635: 470.0}
+    assert estimated_values(early, 0, private_horizon=5) == {
+        13627: 620.0, 579: 425.0 + 5 * 30, 635: 435.0 + 5 * 35}
+
+
+@needs_shared
+def test_estimated_values_take_the_trainless_presidents_top_up() -> None:
+    """SR 1 after action 14: RhE has floated with 140M and no train; the cheapest depot
+    train costs 100M, so its president (13627) owes nothing.  With RhE's treasury at
+    30M the president would top up 70M: the liability takes it from their 620M."""
+    game = RHL.position("end_bank", 14)
+    assert estimated_values(game, 0, liabilities=True)[13627] == 620.0
+    game.corporations["RhE"].cash = 30
+    assert estimated_values(game, 0)[13627] == 620.0
+    assert estimated_values(game, 0, liabilities=True) == {
+        13627: 550.0, 579: 425.0, 635: 435.0}
+
+
+@needs_shared
+def test_private_income_counts_where_the_score_ignores_privates() -> None:
+    """18Rhl scores privates at nothing (SR 1 after action 14: player 579 owns PWB, KEO
+    and NLK), so the search counts 5 ORs of their income; 1893 scores a private at its
+    face value (Draft 1 after action 1: player 45 owns KFBE, 200M), so it counts none.
+    The new game of either title has no owned private yet: no decision, 0 ORs."""
+    rhl = RHL.position("end_bank", 14)
+    g1893 = ReferenceGames("1893").position("end_bank", 1)
+    assert score_counts_privates(rhl) is False
+    assert score_counts_privates(g1893) is True
+    bot = MCTSBot()
+    assert bot._private_horizon(new_game("18Rhl", ["A", "B", "C"])) == 0.0
+    assert bot._private_horizon(rhl) == 5.0
+    assert bot._private_horizon(g1893) == 0.0
+    assert MCTSBot(private_horizon=2.0)._private_horizon(g1893) == 2.0
+
+
+def test_leader_rewards_measure_against_the_best_other() -> None:
+    assert leader_rewards({1: 300.0, 2: 100.0, 3: -50.0}) == {1: 0.75, 2: 0.25, 3: 0.0}
+    assert leader_rewards({1: 200.0, 2: 200.0}) == {1: 0.5, 2: 0.5}
+    assert leader_rewards({1: 0.0, 2: 0.0}) == {1: 0.5, 2: 0.5}
+
+
+@needs_shared
+def test_mcts_trades_trains_only_between_its_own_companies() -> None:
+    """OR 6.1 after action 207: CCE (president 579) may buy trains of DEE (635), GVE
+    (579) and RhE (13627) at 1..400M; the candidates keep the depot 3-train and GVE's
+    2- and 3-train at 1M and 400M, none of DEE's or RhE's."""
+    game = RHL.position("end_bank", 207)
+    assert decider(game) == 579
+    buys = [(a.train, a.price) for a in candidate_actions(game) if isinstance(a, BuyTrain)]
+    assert buys == [("3-2", 200), ("2-1", 1), ("2-1", 400), ("3-1", 1), ("3-1", 400)]
+
+
+@needs_shared
+def test_mcts_opponents_play_their_greedy_action_in_the_tree() -> None:
+    """SR 4 after action 104, 20 iterations, widening 0.5: with greedy opponents every
+    node of another player has at most one child (their greedy action), while the root
+    branches; with ``opponents="search"`` some other player's node branches too."""
+    game = RHL.position("end_bank", 104)
+    pid = decider(game)
+
+    def other_branching(root: object) -> int:
+        count, stack = 0, [root]
+        while stack:
+            node = stack.pop()
+            kids = node.children  # type: ignore[attr-defined]
+            if node.mover not in (None, pid) and len(kids) > 1:  # type: ignore[attr-defined]
+                count += 1
+            stack.extend(kids)
+        return count
+
+    bot = MCTSBot(iterations=20, widening=0.5, seed=3)
+    bot.choose(game, pid)
+    assert bot.last_root is not None and len(bot.last_root.children) > 1
+    assert other_branching(bot.last_root) == 0
+    maxn = MCTSBot(iterations=20, widening=0.5, seed=3, opponents="search")
+    maxn.choose(game, pid)
+    assert other_branching(maxn.last_root) > 0
+
+
+@needs_shared
+def test_mcts_keeps_the_greedy_action_unless_another_beats_it_by_the_margin() -> None:
+    """SR 4 after action 104: with a margin of 1 (more than any reward difference) the
+    search plays the greedy action whatever it found; with margin 0 its choice is the
+    most visited child."""
+    game = RHL.position("end_bank", 104)
+    pid = decider(game)
+    greedy = GreedyBot().choose(game, pid)
+    assert MCTSBot(iterations=8, seed=3, margin=1.0).choose(game, pid) == greedy
+    free = MCTSBot(iterations=8, seed=3, margin=0.0)
+    pick = free.choose(game, pid)
+    assert free.last_visits[repr(pick)] == max(free.last_visits.values())
+
+
+def test_mcts_rejects_unknown_models() -> None:
+    with pytest.raises(ValueError, match="unknown opponent model 'smart'"):
+        MCTSBot(opponents="smart")
+    with pytest.raises(ValueError, match="unknown reward 'sum'"):
+        MCTSBot(reward="sum")
 
 
 def test_make_bot_names() -> None:

@@ -15,7 +15,8 @@ from rhineland.cli.main import cli
 from rhineland.engine.actions import Action
 from rhineland.sim import batch
 from rhineland.sim.batch import GameOutcome, GameSpec, run_batch, seat_bots
-from rhineland.sim.stats import margin, mean_ci, standings, wilson
+from rhineland.sim.results import load_results
+from rhineland.sim.stats import margin, mean_ci, score_margin, standings, wilson
 
 
 def test_simulate_writes_exports_that_replay(tmp_path: Path) -> None:
@@ -143,6 +144,26 @@ def test_margin_with_bootstrap_interval() -> None:
     assert margin(outs, "mcts", "random") is None
 
 
+def test_score_margin_with_bootstrap_interval() -> None:
+    """The same three finished games: MCTS scored 30, 10 and 50 (30M a seat), greedy
+    10, 30 and 20 (20M a seat): +10M; the unfinished game does not count."""
+    a = GameSpec("1893", 0, ("mcts", "greedy"))
+    b = GameSpec("1893", 1, ("greedy", "mcts"))
+    outs = [GameOutcome(a, finished=True, scores=[30, 10]),
+            GameOutcome(b, finished=True, scores=[30, 10]),
+            GameOutcome(a, finished=True, scores=[50, 20]),
+            GameOutcome(b, finished=False)]
+    m = score_margin(outs, "mcts", "greedy", resamples=500, seed=4)
+    assert m is not None and m.diff == 10.0
+    assert m.low <= m.diff <= m.high and m.low < m.high
+    assert m.low >= -20.0 and m.high <= 40.0
+    three = GameSpec("18Rhl", 2, ("mcts", "greedy", "greedy"))
+    one = score_margin([GameOutcome(three, finished=True, scores=[40, 10, 30])],
+                       "mcts", "greedy")
+    assert one is not None and (one.diff, one.low, one.high) == (20.0, 20.0, 20.0)
+    assert score_margin(outs, "mcts", "random") is None
+
+
 def test_tournament_prints_each_bot() -> None:
     res = CliRunner().invoke(cli, ["tournament", "18Rhl", "--games", "1", "--players", "3",
                                    "--bots", "greedy,random", "--seed", "2"])
@@ -153,6 +174,7 @@ def test_tournament_prints_each_bot() -> None:
     assert "even odds 33.3%" in res.output
     assert "margin greedy over random:" in res.output
     assert "bootstrap 95% CI" in res.output
+    assert "score margin greedy over random:" in res.output
 
 
 def test_simulate_check_verifies_invariants_and_replay() -> None:
@@ -176,3 +198,45 @@ def test_invariant_check_finds_lost_money() -> None:
     game.corporations["ADR"].certificates[1].owner = "nobody"
     with pytest.raises(InvariantError, match="ADR_1 is held by 'nobody'"):
         check_invariants(game, start)
+
+
+def test_tournament_results_file_resumes_a_stopped_run(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--results``: two 1893 games are appended as they end; the same run asked for
+    three games plays only the third (one call of ``run_game``) and counts all three
+    (6 seats); a broken line is a one-line error."""
+    path = tmp_path / "runs.jsonl"
+    args = ["tournament", "1893", "--players", "2", "--bots", "random,greedy", "--seed", "5",
+            "--results", str(path)]
+    res = CliRunner().invoke(cli, [*args, "--games", "2"])
+    assert res.exit_code == 0, res.output
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2
+    first = load_results(path)
+    assert [o.spec.seed for o in first] == [5, 6]
+    assert [o.spec.bots for o in first] == [("random", "greedy"), ("greedy", "random")]
+    assert all(o.finished and len(o.scores) == 2 for o in first)
+    calls: list[int] = []
+    real = batch.run_game
+
+    def counted(spec: GameSpec) -> GameOutcome:
+        calls.append(spec.seed)
+        return real(spec)
+
+    monkeypatch.setattr(batch, "run_game", counted)
+    res = CliRunner().invoke(cli, [*args, "--games", "3"])
+    assert res.exit_code == 0, res.output
+    assert calls == [7]
+    assert "2 games from" in res.output
+    assert "1 played now" in res.output
+    again = load_results(path)
+    assert [o.spec.seed for o in again] == [5, 6, 7]
+    assert again[:2] == first
+    rows = {ln.split()[1]: ln.split() for ln in res.output.splitlines()
+            if ln.strip().startswith("│") and len(ln.split()) > 3}
+    assert rows["random"][3] == "3" and rows["greedy"][3] == "3"  # seats
+    path.write_text(lines[0] + "\n{\"title\": \"1893\"}\n")
+    res = CliRunner().invoke(cli, [*args, "--games", "3"])
+    assert res.exit_code != 0
+    assert "runs.jsonl:2: a result line lacks 'seed'" in res.output
+    assert "Traceback" not in res.output

@@ -24,6 +24,7 @@ import dataclasses
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -43,7 +44,8 @@ from rhineland.sim.batch import (
     run_batch_ray,
     seat_bots,
 )
-from rhineland.sim.stats import margin, standings
+from rhineland.sim.results import append_result, load_results, spec_key
+from rhineland.sim.stats import margin, score_margin, standings
 from rhineland.titles import TITLES, get_title
 
 PER_GAME_ROWS = 40
@@ -91,10 +93,12 @@ def _specs(title: str, games: int, players: int, names: list[str], seed: int,
 
 
 def _play(specs: list[GameSpec], jobs: int, console: Console, backend: str = "local",
-          address: str | None = None) -> tuple[list[GameOutcome], float]:
+          address: str | None = None, results: Path | None = None
+          ) -> tuple[list[GameOutcome], float]:
     """Run the games with a progress bar; the outcomes (in seed order) and the wall time.
     ``backend``: ``"local"`` (processes) or ``"ray"`` (exits with a one-line error when
-    Ray is missing or unreachable)."""
+    Ray is missing or unreachable).  ``results``: each finished game is appended to
+    this file as it ends."""
     outcomes: list[GameOutcome] = []
     start = time.perf_counter()
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -106,6 +110,8 @@ def _play(specs: list[GameSpec], jobs: int, console: Console, backend: str = "lo
         try:
             for outcome in runs:
                 outcomes.append(outcome)
+                if results is not None and outcome.error is None:
+                    append_result(results, outcome)
                 progress.advance(task)
         except BackendError as exc:
             progress.stop()
@@ -223,17 +229,32 @@ def _summary(console: Console, outcomes: list[GameOutcome], wall: float, jobs: i
 
 @click.command("tournament", short_help="Bots against each other: win rates with intervals.")
 @_options
+@click.option("--results", "results", type=click.Path(dir_okay=False), default=None,
+              help="JSON-lines file: each game is appended as it ends; games of this run "
+              "already in it are counted, not played again (a stopped run resumes).")
 def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, jobs: int,
                    optional: tuple[str, ...], mixed_optional: bool, max_actions: int,
-                   rules: str) -> None:
+                   rules: str, results: str | None) -> None:
     """Play GAMES games of TITLE between bots with seats rotated; print each bot's win
     rate (Wilson 95% interval) and average score (95% interval)."""
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, None,
                    max_actions, rules)
     console = Console(stderr=True)
-    outcomes, wall = _play(specs, jobs, console)
+    done: list[GameOutcome] = []
+    path = Path(results) if results is not None else None
+    if path is not None:
+        try:
+            recorded = {spec_key(o.spec): o for o in load_results(path)}
+        except (OSError, ValueError) as exc:
+            fail("bad_argument", f"--results: {exc}")
+        done = [recorded[spec_key(s)] for s in specs if spec_key(s) in recorded]
+        specs = [s for s in specs if spec_key(s) not in recorded]
+        if done:
+            console.print(f"{len(done)} games from {path}, {len(specs)} to play")
+    outcomes, wall = _play(specs, jobs, console, results=path)
     _stop_on_error(outcomes)
+    outcomes = sorted(done + outcomes, key=lambda o: o.spec.seed)
     table = Table(title=f"{title}: {len(outcomes)} games, {players} players, seats rotated")
     for col in ("bot", "seats", "wins", "win rate", "95% CI", "avg score (M)"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -250,6 +271,12 @@ def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, j
         if m is not None:
             out.print(f"margin {m.first} over {m.second}: {m.diff:+.1%} win rate "
                       f"(bootstrap 95% CI {m.low:+.1%} to {m.high:+.1%}, games resampled)")
+        sm = score_margin(outcomes, distinct[0], distinct[1], seed=seed)
+        if sm is not None:
+            out.print(f"score margin {sm.first} over {sm.second}: {sm.diff:+.0f}M a seat "
+                      f"(bootstrap 95% CI {sm.low:+.0f}M to {sm.high:+.0f}M, games resampled)")
     unfinished = sum(1 for o in outcomes if not o.finished)
-    out.print(f"{len(outcomes) / wall:.3f} games/s; even odds {1 / players:.1%} a seat"
+    played = len(outcomes) - len(done)
+    rate = played / wall if wall > 0 else 0.0
+    out.print(f"{rate:.3f} games/s ({played} played now); even odds {1 / players:.1%} a seat"
               + (f"; {unfinished} unfinished (not counted)" if unfinished else ""))
