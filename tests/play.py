@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rhineland.engine.actions import Bid, Par, Pass
@@ -55,3 +56,24 @@ def price(game: Game, sym: str) -> tuple[int, int, int]:
     cell = game.corporation(sym).share_price
     assert cell is not None
     return (cell.price, cell.row, cell.col)
+
+
+def random_positions(title: str, seed: int, actions: int) -> Iterator[Game]:
+    """The positions of a seeded random self-play game (players and optional rules drawn
+    from ``seed`` as :func:`rhineland.sim.selfplay.random_setup` does): yields the game
+    before each of at most ``actions`` random legal actions, then applies the action
+    (a refused one raises ``GameError``).  Stops early when the game ends."""
+    import random
+
+    from rhineland import new_game
+    from rhineland.sim.selfplay import choose, random_setup
+
+    rng = random.Random(seed)
+    n, rules = random_setup(title, rng)
+    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
+    game.keep_history = False
+    for _ in range(actions):
+        if game.is_terminal:
+            return
+        yield game
+        game.process(choose(game, rng), atomic=False)

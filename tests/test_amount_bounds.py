@@ -8,17 +8,16 @@ bounded by action count)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
+from play import random_positions
 from reference import SHARED, needs_shared
-from rhineland import Game, new_game
+from rhineland import Game
 from rhineland.engine.legal import AmountRange, Trial
 from rhineland.engine.legal.choices import AmountSpan
 from rhineland.engine.legal.generate import candidates
 from rhineland.io.export import game_from_export, load_export, undo_targets
-from rhineland.sim.selfplay import TITLE_PLAYERS, choose, random_setup
+from rhineland.sim.selfplay import TITLE_PLAYERS
 from test_oracle_replays import GAMES_18RHL, GAMES_1893
 
 ACTIONS = 1500
@@ -66,14 +65,5 @@ def test_stated_train_prices_equal_the_search_in_the_reference_games(export: str
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
 def test_stated_train_prices_equal_the_search_in_random_games(title: str, seed: int) -> None:
-    rng = random.Random(seed)
-    n, rules = random_setup(title, rng)
-    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
-    game.keep_history = False
-    compared = 0
-    for _ in range(ACTIONS):
-        if game.is_terminal:
-            break
-        compared += _compare(game)
-        game.process(choose(game, rng), atomic=False)
+    compared = sum(_compare(game) for game in random_positions(title, seed, ACTIONS))
     assert compared > 0

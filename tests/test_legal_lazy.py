@@ -5,14 +5,13 @@ choice takes only legal actions (each is processed)."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from rhineland import Game, new_game
+from play import random_positions
+from rhineland import Game
 from rhineland.engine.legal import AmountRange, RouteChoice, choice_key
 from rhineland.engine.legal.lazy import LazyChoices
-from rhineland.sim.selfplay import TITLE_PLAYERS, choose, random_setup
+from rhineland.sim.selfplay import TITLE_PLAYERS
 
 EVERY = 7
 ACTIONS = 600
@@ -33,17 +32,10 @@ def _keys(game: Game, choices: list) -> list[tuple]:  # type: ignore[type-arg]
 @pytest.mark.parametrize("seed", [3, 8])
 @pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
 def test_lazy_entries_are_the_legal_actions(title: str, seed: int) -> None:
-    rng = random.Random(seed)
-    n, rules = random_setup(title, rng)
-    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
-    game.keep_history = False
     compared = 0
-    for count in range(ACTIONS):
-        if game.is_terminal:
-            break
+    for count, game in enumerate(random_positions(title, seed, ACTIONS)):
         if count % EVERY == 0:
             lazy = LazyChoices(game).all_legal()
             assert _keys(game, lazy) == _keys(game, game.legal_actions())
             compared += 1
-        game.process(choose(game, rng))  # refused actions would raise GameError
     assert compared >= 20

@@ -6,13 +6,11 @@ not: a lay renews the board version, so the next position asks again."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from rhineland import new_game
+from play import random_positions
 from rhineland.board.legality import tile_lays
-from rhineland.sim.selfplay import TITLE_PLAYERS, choose, random_setup
+from rhineland.sim.selfplay import TITLE_PLAYERS
 
 ACTIONS = 900
 
@@ -20,15 +18,9 @@ ACTIONS = 900
 @pytest.mark.parametrize("seed", [2, 5])
 @pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
 def test_memoised_restriction_equals_the_fresh_answer(title: str, seed: int) -> None:
-    rng = random.Random(seed)
-    n, rules = random_setup(title, rng)
-    game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=rules)
-    game.keep_history = False
     checked = refused = 0
     versions: set[int] = set()
-    for _ in range(ACTIONS):
-        if game.is_terminal:
-            break
+    for game in random_positions(title, seed, ACTIONS):
         ctx, lays = game.tile_lay_options()
         if ctx is not None:
             versions.add(ctx.board.version)
@@ -41,5 +33,4 @@ def test_memoised_restriction_equals_the_fresh_answer(title: str, seed: int) -> 
                 assert tile_lays._restriction_error(ctx, lay.hex, tile, lay.rotation) == fresh
                 checked += 1
                 refused += fresh is not None
-        game.process(choose(game, rng), atomic=False)
     assert checked > 50 and refused > 0 and len(versions) > 5

@@ -122,16 +122,21 @@ def test_standings_share_ties() -> None:
     assert st["greedy"].scores == [10, 30, 50, 10]
 
 
+def _mcts_greedy_outcomes() -> tuple[GameSpec, list[GameOutcome]]:
+    """Four 1893 games, seats rotated: three finished (30/10, 30/10, 50/20), one not."""
+    a = GameSpec("1893", 0, ("mcts", "greedy"))
+    b = GameSpec("1893", 1, ("greedy", "mcts"))
+    return a, [GameOutcome(a, finished=True, scores=[30, 10]),
+               GameOutcome(b, finished=True, scores=[30, 10]),
+               GameOutcome(a, finished=True, scores=[50, 20]),
+               GameOutcome(b, finished=False)]
+
+
 def test_margin_with_bootstrap_interval() -> None:
     """Three games, seats rotated: MCTS wins two, greedy one (a tie counts half): the
     margin is 2/3 - 1/3; the bootstrap interval holds it, is the same for the same
     seed, and is a single point when every resample is alike."""
-    a = GameSpec("1893", 0, ("mcts", "greedy"))
-    b = GameSpec("1893", 1, ("greedy", "mcts"))
-    outs = [GameOutcome(a, finished=True, scores=[30, 10]),
-            GameOutcome(b, finished=True, scores=[30, 10]),
-            GameOutcome(a, finished=True, scores=[50, 20]),
-            GameOutcome(b, finished=False)]
+    a, outs = _mcts_greedy_outcomes()
     m = margin(outs, "mcts", "greedy", resamples=500, seed=4)
     assert m is not None
     assert m.diff == 2 / 3 - 1 / 3
@@ -147,12 +152,7 @@ def test_margin_with_bootstrap_interval() -> None:
 def test_score_margin_with_bootstrap_interval() -> None:
     """The same three finished games: MCTS scored 30, 10 and 50 (30M a seat), greedy
     10, 30 and 20 (20M a seat): +10M; the unfinished game does not count."""
-    a = GameSpec("1893", 0, ("mcts", "greedy"))
-    b = GameSpec("1893", 1, ("greedy", "mcts"))
-    outs = [GameOutcome(a, finished=True, scores=[30, 10]),
-            GameOutcome(b, finished=True, scores=[30, 10]),
-            GameOutcome(a, finished=True, scores=[50, 20]),
-            GameOutcome(b, finished=False)]
+    _, outs = _mcts_greedy_outcomes()
     m = score_margin(outs, "mcts", "greedy", resamples=500, seed=4)
     assert m is not None and m.diff == 10.0
     assert m.low <= m.diff <= m.high and m.low < m.high
