@@ -105,6 +105,14 @@ class OperatingRules:
         """``syms`` in operating order (share price; corporations only by default)."""
         return sorted(syms, key=lambda s: operating_order_key(game, game.corporations[s]))
 
+    def resorts_operating_order(self, game: Game, action_type: str) -> bool:
+        """Whether an operating-round action of ``action_type`` re-sorts the entities yet
+        to operate (:meth:`sort_operating`).  The reference engine re-sorts them only
+        after the share sales that can move other companies' prices: a president's
+        emergency ``sell_shares`` and (by default) the sales of a ``bankrupt`` president.
+        Title hook."""
+        return action_type in ("sell_shares", "bankrupt")
+
     def operator(self, game: Game, sym: str) -> Any:
         """The operating entity ``sym``: a corporation, else a minor (``KeyError`` if neither)."""
         if sym in game.corporations:

@@ -203,11 +203,13 @@ class OperatingRound(Round):
 
     # -- processing -------------------------------------------------------------------
     def process(self, game: Game, action: Action) -> None:
-        """Apply ``action`` in the current step, then re-sort the entities yet to operate
-        (share prices may have moved).  Raises ``GameError`` (``"or.step"``,
-        ``"turn.order"``, the step's own rules) when illegal."""
+        """Apply ``action`` in the current step, then, after a share sale the title names
+        (:meth:`~rhineland.engine.rules_operating.OperatingRules.resorts_operating_order`),
+        re-sort the entities yet to operate (share prices may have moved).  Raises
+        ``GameError`` (``"or.step"``, ``"turn.order"``, the step's own rules) when
+        illegal."""
         self._process(game, action)
-        if game.state.round is self:
+        if game.state.round is self and game.title.resorts_operating_order(game, action.type):
             self.recalculate_order(game)
 
     def recalculate_order(self, game: Game) -> None:

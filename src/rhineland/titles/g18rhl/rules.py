@@ -151,6 +151,12 @@ class Rhl(Title):
             )
 
     # -- bankruptcy and receivership (reference engine; seed 000 differs) --------------------
+    def resorts_operating_order(self, game: Game, action_type: str) -> bool:
+        """The companies yet to operate keep their order through a bankruptcy, although
+        the bankrupt president's sales move prices (the reference engine's 18Rhl
+        bankruptcy step re-sorts nothing); an emergency sale re-sorts them."""
+        return action_type == "sell_shares"
+
     def must_buy_train(self, game: Game, entity: Any) -> bool:
         """A corporation in receivership is never obliged to buy a train (no president
         could add money): it may pass, or buy a depot train it can pay (reference
