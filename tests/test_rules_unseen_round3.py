@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from play import price
-from rhineland.engine.actions import Bankrupt
+from rhineland.engine.actions import Bankrupt, SellShares
 from rhineland.engine.emergency import emergency_bundles
+from rhineland.engine.entities import MARKET
+from rhineland.engine.shares import give
 from rhineland.io.export import load_export, replay
 
 SELFPLAY = Path(__file__).parent / "data" / "selfplay"
@@ -42,3 +46,33 @@ def test_18rhl_bankruptcy_keeps_the_order_of_the_companies_yet_to_operate() -> N
     assert p3.bankrupt
     assert [price(game, s)[0] for s in ("DEE", "ADR", "KEG")] == [55, 60, 55]
     assert rnd.order == order and rnd.index == 1
+
+
+# -- a president's certificate sold by a president who stays among the largest holders -----
+
+
+@pytest.mark.xfail(strict=True, reason="not modelled: the presidency is the holder of the "
+                   "president's certificate here (docs/rules-differences.md (o))")
+def test_president_keeps_the_presidency_after_selling_half_the_certificate_to_a_tie() -> None:
+    """The reference engine accepts any sale bundle its checks pass, not only the bundles
+    its interface lists: selling 10% of the president's certificate (DEE_0) while keeping
+    a 10% certificate (DEE_5) needs only another player with 20% (the "can dump" check),
+    and the sale is within the market limit.  After it the seller counts 20%, as much as
+    the other holders, so the presidency stays with the seller (it changes only to a
+    player holding strictly more), while the president's certificate itself lies in the
+    market.  Self-play seed 5, OR 10.2, RhE (19M) must buy a 500M train; P3 (100M) holds
+    DEE_0 and DEE_5 (30%), P1 and P2 20% each (certificates placed by hand), DEE at 60M.
+    rhineland refuses the sale (``stock.sell_president``: nobody would hold more than the
+    seller), because its presidency is the holder of the president's certificate."""
+    game = replay(load_export(SELFPLAY / "18Rhl_seed5_bankrupt_order.json"))
+    dee = game.corporation("DEE")
+    cert = {c.id: c for c in dee.certificates}
+    for cid, holder in (("DEE_0", 3), ("DEE_5", 3), ("DEE_1", 2), ("DEE_3", 2),
+                        ("DEE_2", 1), ("DEE_4", 1)):
+        give(game, cert[cid], holder)
+    assert [dee.percent_of(p) for p in (1, 2, 3)] == [20, 20, 30]
+    p3 = game.player(3)
+    game.process(SellShares(entity=3, shares=("DEE_0",), percent=10))
+    assert p3.cash == 100 + 60 and price(game, "DEE")[0] == 55
+    assert cert["DEE_0"].owner == MARKET and dee.percent_of(3) == 10
+    assert dee.president == 3
