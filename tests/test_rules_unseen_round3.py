@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from play import price
+from reference import ReferenceGames, needs_shared
 from rhineland.engine.actions import Bankrupt, SellShares
 from rhineland.engine.emergency import emergency_bundles
 from rhineland.engine.entities import MARKET
@@ -21,6 +22,7 @@ from rhineland.engine.shares import give
 from rhineland.io.export import load_export, replay
 
 SELFPLAY = Path(__file__).parent / "data" / "selfplay"
+RHL = ReferenceGames("18Rhl")
 
 
 # -- 18Rhl bankruptcy: the operating order is not re-sorted ---------------------------------
@@ -46,6 +48,22 @@ def test_18rhl_bankruptcy_keeps_the_order_of_the_companies_yet_to_operate() -> N
     assert p3.bankrupt
     assert [price(game, s)[0] for s in ("DEE", "ADR", "KEG")] == [55, 60, 55]
     assert rnd.order == order and rnd.index == 1
+
+
+@needs_shared
+def test_an_emergency_sale_re_sorts_the_companies_yet_to_operate() -> None:
+    """The other side of the rule above: an emergency sale does re-sort the companies
+    yet to operate (reference engine's emergency money step; generated g00 #240).  In
+    OR 11.2 DEE operates and must buy a train; its president 1001 sells GVE_2: GVE falls
+    from 55M to 50M and joins ADR, RhE and CCE on the 50M cell behind them, so it now
+    operates last."""
+    game = RHL.position("g00", 239)
+    rnd = game.round
+    assert rnd.label == "OR 11.2" and rnd.index == 2
+    assert rnd.order == ["CME", "BME", "DEE", "GVE", "ADR", "RhE", "CCE"]
+    game.process(RHL.action("g00", 240))
+    assert price(game, "GVE")[0] == 50
+    assert rnd.order == ["CME", "BME", "DEE", "ADR", "RhE", "CCE", "GVE"]
 
 
 # -- a president's certificate sold by a president who stays among the largest holders -----
