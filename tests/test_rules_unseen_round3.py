@@ -13,16 +13,24 @@ from pathlib import Path
 
 import pytest
 
-from play import price
+from play import play_packet_4p, price
 from reference import ReferenceGames, needs_shared
-from rhineland.engine.actions import Bankrupt, SellShares
+from rhineland import GameError
+from rhineland.engine.actions import Bankrupt, BuyShares, Par, SellShares
 from rhineland.engine.emergency import emergency_bundles
 from rhineland.engine.entities import MARKET
+from rhineland.engine.game import Game
 from rhineland.engine.shares import give
 from rhineland.io.export import load_export, replay
+from rhineland.titles import get_title
 
 SELFPLAY = Path(__file__).parent / "data" / "selfplay"
 RHL = ReferenceGames("18Rhl")
+PLAYERS4 = [(1, "P1"), (2, "P2"), (3, "P3"), (4, "P4")]
+
+
+def rhl_game() -> Game:
+    return Game(get_title("18Rhl", ()), PLAYERS4, seed=1)
 
 
 # -- 18Rhl bankruptcy: the operating order is not re-sorted ---------------------------------
@@ -94,3 +102,45 @@ def test_president_keeps_the_presidency_after_selling_half_the_certificate_to_a_
     assert p3.cash == 100 + 60 and price(game, "DEE")[0] == 55
     assert cert["DEE_0"].owner == MARKET and dee.percent_of(3) == 10
     assert dee.president == 3
+
+
+# -- 18Rhl KEG: only its 20% certificates until it floats -------------------------------------
+
+
+@needs_shared
+def test_a_player_who_can_afford_only_a_10_percent_keg_share_is_not_passed_over() -> None:
+    """The KEG rule refuses the buy, but the reference engine's test for whether a
+    player can buy anything does not apply it: released g02, SR 13, KEG started at
+    60M and not floated, its 20% certificates still in the IPO; 1003 (61M) can afford
+    only a 10% KEG certificate and has nothing to sell, yet after 1002's pass (#240)
+    1003 is to act and passes (#241)."""
+    game = RHL.position("released/g02", 239)
+    keg = game.corporation("KEG")
+    assert keg.ipoed and not keg.floated and price(game, "KEG")[0] == 60
+    assert game.player(1003).cash == 61
+    game.process(RHL.action("released/g02", 240))
+    assert game.round.current_entity(game).id == 1003
+    with pytest.raises(GameError) as info:
+        game.copy().process(BuyShares(entity=1003, shares=("KEG_1",), percent=10))
+    assert info.value.rule == "stock.keg_doubles"
+
+
+def test_until_keg_floats_a_10_percent_share_in_the_market_may_not_be_bought() -> None:
+    """The reference engine's KEG rule holds for market shares too: KEG started, not
+    floated, a 10% KEG certificate in the market (placed by hand: a bankrupt holder's
+    shares go there) may not be bought while KEG has not floated, though no 20%
+    certificate is left in the IPO (the seed's rule names only the IPO)."""
+    game = rhl_game()
+    play_packet_4p(game)
+    game.process(Par(entity=1, corporation="KEG", share_price="60,3,0"))
+    keg = game.corporation("KEG")
+    cert = {c.id: c for c in keg.certificates}
+    give(game, cert["KEG_2"], 4)
+    give(game, cert["KEG_3"], MARKET)
+    give(game, cert["KEG_1"], MARKET)
+    assert not keg.floated
+    with pytest.raises(GameError) as info:
+        game.process(BuyShares(entity=2, shares=("KEG_1",), percent=10))
+    assert info.value.rule == "stock.keg_doubles"
+    game.process(BuyShares(entity=2, shares=("KEG_3",), percent=20))
+    assert keg.floated and cert["KEG_3"].owner == 2

@@ -44,7 +44,11 @@ class RhlRuleSet:
     seed's forced train purchase (the company sells its own shares first; the
     president may take a bank loan, counted double against their final value) instead
     of the reference's bankruptcy and receivership; ``steps``: the OR turn's steps;
-    ``loan_penalty``: the factor of a loan deducted from the final value.
+    ``loan_penalty``: the factor of a loan deducted from the final value;
+    ``keg_doubles_until_float``: until KEG floats only its 20% certificates may be
+    bought, from the IPO or the market (the reference engine), else the seed's "the
+    first two KEG certificates sold are the 20% ones" (no other IPO certificate while
+    one is left there).
     """
 
     float_at_sr_end: bool
@@ -55,6 +59,7 @@ class RhlRuleSet:
     bank_loan: bool
     steps: tuple[Step, ...]
     loan_penalty: int = 2
+    keg_doubles_until_float: bool = True
 
 
 RULE_SETS: dict[str, RhlRuleSet] = {
@@ -75,6 +80,7 @@ RULE_SETS: dict[str, RhlRuleSet] = {
         company_sells_treasury_first=True,
         bank_loan=True,
         steps=SEED_STEPS,
+        keg_doubles_until_float=False,
     ),
 }
 """Each rule set's choices (:mod:`rhineland.engine.ruleset`)."""

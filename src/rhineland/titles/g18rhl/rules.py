@@ -388,22 +388,37 @@ class Rhl(Title):
         rhl_state(game).newly_floated.append(corp.sym)
         game.add_log(f"{corp.sym} floats and receives {corp.cash}M")
 
+    def keg_certificate_buyable(self, corp: Corporation, cert: Certificate) -> bool:
+        """Whether ``cert`` of KEG may be bought now: its 20% certificates are sold first
+        (seed 000: "the first two KEG certificates sold are the 20% ones").  The
+        reference engine's rule: while KEG is started and not floated, only a 20%
+        certificate may be bought, from the IPO or the market.  The seed rule set:
+        while a 20% certificate is left in the IPO, no other one is bought from the IPO.
+        (A player whose only affordable certificate is such a 10% one is not passed
+        over: the reference engine's test for a possible buy does not apply this rule;
+        released g02 #240-#241.)"""
+        if corp.sym != KEG:
+            return True
+        if self.rule_set.keg_doubles_until_float:
+            return not corp.ipoed or corp.floated or cert.percent == 20
+        if cert.owner != IPO:
+            return True
+        return cert.double or not any(c.double and c.owner == IPO for c in corp.certificates)
+
     def check_buy_certificates(self, game: Game, player: Player, corp: Corporation,
                                certs: list[Certificate]) -> None:
-        """The default checks, and KEG's first two IPO sales are its 20% certificates.
-
-        Seed 000 (KEG).  Raises ``GameError`` [``stock.keg_doubles``] for another IPO
-        certificate while a 20% one is left there.
-        """
+        """The default checks, and KEG's 20% certificates first
+        (:meth:`keg_certificate_buyable`).  Raises ``GameError`` [``stock.keg_doubles``]
+        for another KEG certificate."""
         super().check_buy_certificates(game, player, corp, certs)
-        if corp.sym == KEG and certs[0].owner == IPO:
-            doubles = [c for c in corp.certificates if c.double and c.owner == IPO]
-            if doubles and not certs[0].double:
-                raise GameError(
-                    f"the first two {KEG} certificates sold from the IPO are the 20% ones "
-                    f"({', '.join(c.id for c in doubles)})",
-                    "stock.keg_doubles",
-                )
+        if not all(self.keg_certificate_buyable(corp, c) for c in certs):
+            doubles = [c.id for c in corp.certificates
+                       if c.double and not isinstance(c.owner, int)]
+            raise GameError(
+                f"{KEG}'s 20% certificates are sold first: until it floats only the 20% ones "
+                f"may be bought ({', '.join(doubles) or 'none on offer'})",
+                "stock.keg_doubles",
+            )
 
     # -- stock round end and priority ------------------------------------------------------
     def end_stock_round(self, game: Game, rnd: StockRound) -> None:
