@@ -116,6 +116,7 @@ class BuyCompanyInSr(Step):
     """EVA from its owner, an unsold Starting Package item or the next bond."""
 
     name: ClassVar[str] = "buy_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyCompany.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each unsold Starting Package item and the next bond at face value; EVA from
@@ -136,6 +137,14 @@ class BuyCompanyInSr(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """``buy_company``."""
         return isinstance(action, BuyCompany)
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """By the player whose turn it is (``turn.order``):
+        :meth:`CologneStock.check_buy_company_in_sr`."""
+        assert isinstance(action, BuyCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).check_buy_company_in_sr(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.buy_company_in_sr`, by the player whose turn it is."""
@@ -170,6 +179,8 @@ class SellBond(Step):
 class G1893BuySellParShares(BuySellParShares):
     """As the common step; a pass in the first SR makes the player a first-SR passer
     (no share bought later in that round)."""
+
+    CHECKED: ClassVar[frozenset[str]] = BuySellParShares.CHECKED  # its apply refuses no more
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Record a first-SR pass, then the common step."""
