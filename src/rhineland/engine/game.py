@@ -41,6 +41,7 @@ from rhineland.engine.entities import (
     Train,
 )
 from rhineland.engine.fastcopy import fast_deepcopy
+from rhineland.engine.legal.choices import with_amount
 from rhineland.engine.leniency import LeniencyUse
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
@@ -419,8 +420,8 @@ class Game:
         processed action (undo, redo and messages included) is recorded in
         :attr:`actions`, as an export keeps it.
         """
-        if action.id is None:
-            action = dataclasses.replace(action, id=self._last_action_id() + 1)
+        if action.id is None:  # a copy with the id (its fields are valid already)
+            action = with_amount(action, "id", self._last_action_id() + 1)
         if isinstance(action, Undo):
             self._undo(action.action_id)
         elif isinstance(action, Redo):

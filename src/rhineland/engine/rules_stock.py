@@ -238,14 +238,11 @@ class StockRules:
         offers share sales only (plus the title's :meth:`actions_while_must_sell`), no
         pass: the reference engine's ``must_sell?`` (a player over a limit after a
         merger, an exchange or a presidency change sells down first)."""
-        if not self.can_sell_shares(game, rnd, player):
-            return False
-        if rnd.cert_count(game, player) > self.cert_limit(game):
-            return True
-        return any(
+        over = rnd.cert_count(game, player) > self.cert_limit(game) or any(
             c.percent_of(player.id) > c.spec.max_ownership_percent
             for c in game.corporations.values() if not c.closed
-        )
+        )  # the limits first: cheaper than the sale search, and seldom passed
+        return over and self.can_sell_shares(game, rnd, player)
 
     def actions_while_must_sell(self, game: Game, rnd: StockRound,
                                 player: Player) -> frozenset[str]:

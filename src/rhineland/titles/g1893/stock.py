@@ -268,12 +268,11 @@ class CologneStock(Title):
         if not self.can_act_in_stock_round(game, rnd, player):
             rnd.end_turn(game, player, passed=True)
 
-    def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
-        """FdSD is exchanged for RAG shares from the market (20% if two are left).
-
-        The exchange is the turn's buy, made by the private (closed by it): in the
-        reference engine no player becomes the last to act, so the first player in order
-        holds the priority deal (generated2 g500 #26, g513 #31, g503 #62)."""
+    def check_fdsd_exchange(self, game: Game, rnd: StockRound,
+                            action: BuyShares) -> tuple[Player, list[Certificate]]:
+        """The checks of :meth:`fdsd_exchange`, before anything changes: FdSD's owner and
+        the RAG certificates they take.  Raises ``GameError`` (``"fdsd.exchange"``,
+        ``"turn.order"``)."""
         fdsd = game.private("FdSD")
         if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
             raise GameError("only FdSD can be exchanged for RAG shares", "fdsd.exchange")
@@ -284,10 +283,20 @@ class CologneStock(Title):
         in_market = [c for c in rag.certs_of(MARKET) if not c.president]
         if not rag.ipoed or not in_market:
             raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
-        take = sorted(in_market, key=lambda c: c.index)[:2]
+        return player, sorted(in_market, key=lambda c: c.index)[:2]
+
+    def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
+        """FdSD is exchanged for RAG shares from the market (20% if two are left).
+
+        The exchange is the turn's buy, made by the private (closed by it): in the
+        reference engine no player becomes the last to act, so the first player in order
+        holds the priority deal (generated2 g500 #26, g513 #31, g503 #62).  Raises
+        ``GameError`` (:meth:`check_fdsd_exchange`)."""
+        player, take = self.check_fdsd_exchange(game, rnd, action)
+        rag = game.corporation("RAG")
         for c in take:
             give(game, c, player.id)
-        self.close_private(game, fdsd)
+        self.close_private(game, game.private("FdSD"))
         game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
         check_presidency(game, rag)
         self.check_float(game, rag)

@@ -91,6 +91,7 @@ class FdsdExchange(Step):
     """The FdSD (a private company) exchanged for RAG shares from the market."""
 
     name: ClassVar[str] = "fdsd_exchange"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyShares.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """The FdSD takes the first RAG share in the market."""
@@ -105,6 +106,11 @@ class FdsdExchange(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A share buy by a private company."""
         return isinstance(action, BuyShares) and action.entity_type == "company"
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.check_fdsd_exchange`."""
+        assert isinstance(action, BuyShares)
+        _title(game).check_fdsd_exchange(game, stock_round(rnd), action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.fdsd_exchange`."""
