@@ -109,3 +109,27 @@ def test_check_agrees_with_the_applied_action(title: str, seed: int, rules: str)
                 assert applied is None, (action, applied)
                 decided += 1
     assert decided > 50 and refused > 20, (decided, refused)
+
+
+def test_stock_round_legal_actions_copy_no_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In 18Rhl's stock rounds every decision (pass, buy, sell, par) is decided by the
+    checks alone: listing the legal actions copies no state."""
+    from rhineland.engine.game import State
+
+    copies = [0]
+    clone = State.clone
+
+    def counting(self: State) -> State:
+        copies[0] += 1
+        return clone(self)
+
+    listed = 0
+    for game in _positions("18Rhl", 4, "reference"):
+        if game.round.step_name(game) != "buy_sell_par_shares":
+            continue
+        monkeypatch.setattr(State, "clone", counting)
+        choices = game.legal_actions()
+        monkeypatch.setattr(State, "clone", clone)
+        listed += len(choices)
+    assert listed > 100
+    assert copies[0] == 0

@@ -185,6 +185,9 @@ _T = TypeVar("_T")
 
 _OWN_CHECK: dict[type, bool] = {}
 
+_NOT_CHECKED = (ProgramSharePass, ProgramBuyShares, ProgramDisable, DestinationConnection)
+"""Actions :meth:`Game._apply` handles before the round (no round check tells of them)."""
+
 
 def _checks_own_process(cls: type) -> bool:
     """Whether round class ``cls`` takes its ``check`` from the class it takes its
@@ -468,8 +471,7 @@ class Game:
         :meth:`~rhineland.engine.rounds.base.Round.check`).  For the legal-action
         trials (:class:`~rhineland.engine.legal.Trial`)."""
         self._check_open(action)
-        if isinstance(action, ProgramSharePass | ProgramBuyShares | ProgramDisable
-                      | DestinationConnection):
+        if isinstance(action, _NOT_CHECKED):
             return False
         if type(self.title).before_action is not Title.before_action:
             return False  # the title's hook runs before the round's checks

@@ -63,6 +63,7 @@ class BuyEvaFromPlayer(Step):
     """The operator's owner/president buys EVA from another player (open all turn)."""
 
     name: ClassVar[str] = "buy_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyCompany.TYPE})
     blocks: ClassVar[bool] = False
 
     def buyer(self, game: Game, entity: Any) -> Player | None:

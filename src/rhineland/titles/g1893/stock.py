@@ -246,17 +246,11 @@ class CologneStock(Title):
         """Sell a bond back to the bank for its face value (100M); not in the first SR.
 
         Selling comes before buying in a turn; the turn ends when the player can do nothing
-        more (as after a share sale).  Raises ``GameError`` [``stock.sell_company``,
-        ``stock.sell_first_sr``, ``stock.sell_buy_order``].
+        more (as after a share sale).  Raises ``GameError`` (:meth:`check_sell_bond`).
         """
+        self.check_sell_bond(game, rnd, player, action)
         sym = action.company
         private = game.private(sym)
-        if not is_bond(sym) or private.owner != player.id:
-            raise GameError(f"{player.name} cannot sell {sym}", "stock.sell_company")
-        if rnd.turn == 1:
-            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
-        if rnd.bought_this_turn:
-            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
         price = private.spec.value
         game.pay(game.bank, player, price)
         private.owner = "bank"
@@ -267,6 +261,20 @@ class CologneStock(Title):
         rnd.last_to_act = player.id
         if not self.can_act_in_stock_round(game, rnd, player):
             rnd.end_turn(game, player, passed=True)
+
+    def check_sell_bond(self, game: Game, rnd: StockRound, player: Player,
+                        action: SellCompany) -> None:
+        """The checks of :meth:`sell_bond`, before anything changes.  Raises
+        ``GameError`` [``stock.sell_company``, ``stock.sell_first_sr``,
+        ``stock.sell_buy_order``]."""
+        sym = action.company
+        private = game.private(sym)
+        if not is_bond(sym) or private.owner != player.id:
+            raise GameError(f"{player.name} cannot sell {sym}", "stock.sell_company")
+        if rnd.turn == 1:
+            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
+        if rnd.bought_this_turn:
+            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
 
     def check_fdsd_exchange(self, game: Game, rnd: StockRound,
                             action: BuyShares) -> tuple[Player, list[Certificate]]:

@@ -164,6 +164,7 @@ class SellBond(Step):
     """A bond sold back to the bank."""
 
     name: ClassVar[str] = "sell_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({SellCompany.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each bond the player holds, at face value."""
@@ -173,6 +174,13 @@ class SellBond(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """``sell_company``."""
         return isinstance(action, SellCompany)
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """By the player whose turn it is (``turn.order``): :meth:`CologneStock.check_sell_bond`."""
+        assert isinstance(action, SellCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).check_sell_bond(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.sell_bond`, by the player whose turn it is."""
