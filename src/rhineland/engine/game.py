@@ -41,6 +41,7 @@ from rhineland.engine.entities import (
     Train,
 )
 from rhineland.engine.fastcopy import fast_deepcopy
+from rhineland.engine.legal.choices import with_amount
 from rhineland.engine.leniency import LeniencyUse
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
@@ -181,6 +182,24 @@ class State:
 
 
 _T = TypeVar("_T")
+
+_OWN_CHECK: dict[type, bool] = {}
+
+_NOT_CHECKED = (ProgramSharePass, ProgramBuyShares, ProgramDisable, DestinationConnection)
+"""Actions :meth:`Game._apply` handles before the round (no round check tells of them)."""
+
+
+def _checks_own_process(cls: type) -> bool:
+    """Whether round class ``cls`` takes its ``check`` from the class it takes its
+    ``process`` from (a subclass overriding ``process`` alone does not check as its
+    base's ``check`` says)."""
+    got = _OWN_CHECK.get(cls)
+    if got is None:
+        def owner(name: str) -> type:
+            return next(k for k in cls.__mro__ if name in k.__dict__)
+
+        got = _OWN_CHECK[cls] = owner("check") is owner("process")
+    return got
 
 
 def _dup(obj: _T) -> _T:
@@ -404,8 +423,8 @@ class Game:
         processed action (undo, redo and messages included) is recorded in
         :attr:`actions`, as an export keeps it.
         """
-        if action.id is None:
-            action = dataclasses.replace(action, id=self._last_action_id() + 1)
+        if action.id is None:  # a copy with the id (its fields are valid already)
+            action = with_amount(action, "id", self._last_action_id() + 1)
         if isinstance(action, Undo):
             self._undo(action.action_id)
         elif isinstance(action, Redo):
@@ -444,9 +463,35 @@ class Game:
         if snapshot is not None and keep:
             self._undo_stack.append((snapshot, action))
 
-    def _apply(self, action: Action) -> None:
+    def check(self, action: Action) -> bool:
+        """The checks :meth:`process` makes first, made on the state as it is (left
+        untouched) under the rules (no leniency): raises ``GameError`` when they refuse
+        ``action``; returns True when they are the whole of the rules for it (then
+        :meth:`process` accepts it), False when only processing it tells (the round's
+        :meth:`~rhineland.engine.rounds.base.Round.check`).  For the legal-action
+        trials (:class:`~rhineland.engine.legal.Trial`)."""
+        self._check_open(action)
+        if isinstance(action, _NOT_CHECKED):
+            return False
+        if type(self.title).before_action is not Title.before_action:
+            return False  # the title's hook runs before the round's checks
+        rnd = self.round
+        if not _checks_own_process(type(rnd)):
+            return False  # a subclass processes its own way: its base's check is not its
+        saved = self.leniencies
+        self.leniencies = frozenset()
+        try:
+            return self.round.check(self, action)
+        finally:
+            self.leniencies = saved
+
+    def _check_open(self, action: Action) -> None:
+        """``GameError`` (``"game.finished"``) once the game is over."""
         if self.state.finished:
             raise GameError(f"the game is over; {action.type} is not possible", "game.finished")
+
+    def _apply(self, action: Action) -> None:
+        self._check_open(action)
         if isinstance(action, ProgramSharePass | ProgramBuyShares | ProgramDisable):
             # Programmed actions only set up the server's automation; their
             # effects are the auto_actions recorded with later actions.

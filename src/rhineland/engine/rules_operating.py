@@ -335,9 +335,17 @@ class OperatingRules:
         ))
         return results
 
+    def check_dividend(self, game: Game, rnd: OperatingRound, entity: Any, kind: str) -> None:
+        """The check of :meth:`pay_dividend`, before anything changes: a payout or a
+        withhold.  Raises ``GameError`` (``"dividend.kind"``)."""
+        if kind not in ("payout", "withhold"):
+            raise GameError(f"unknown dividend kind {kind!r}", "dividend.kind")
+
     def pay_dividend(self, game: Game, rnd: OperatingRound, entity: Any, kind: str) -> None:
         """Payout: each 10% pays revenue/10 (holders: players, the corporation for its own
-        shares, the bank keeps the market's); withhold: all to the treasury."""
+        shares, the bank keeps the market's); withhold: all to the treasury.  Raises
+        ``GameError`` (:meth:`check_dividend`)."""
+        self.check_dividend(game, rnd, entity, kind)
         revenue = rnd.revenue
         entity.operated = True
         if kind == "payout" and revenue > 0:
@@ -355,8 +363,6 @@ class OperatingRules:
         elif kind == "withhold":
             game.pay(game.bank, entity, revenue)
             game.add_log(f"{entity.sym} withholds {revenue}M")
-        elif kind != "payout":
-            raise GameError(f"unknown dividend kind {kind!r}", "dividend.kind")
         self.dividend_price_move(game, entity, revenue if kind == "payout" else 0)
 
     def ipo_dividend_receiver(self, game: Game, corp: Corporation) -> Any:

@@ -70,20 +70,31 @@ class StockRules:
         Title hook; 18Rhl limits RhE's pars, 1893 keeps its 120M cells for mergers."""
         return "par" in cell.types
 
-    def par_corporation(self, game: Game, player: Player, corp: Corporation,
-                        share_price: str) -> None:
-        """Start ``corp`` at ``share_price``: ``player`` buys the president's certificate."""
+    def check_par_corporation(self, game: Game, player: Player, corp: Corporation,
+                              share_price: str) -> None:
+        """The checks of :meth:`par_corporation`, before anything changes: a par cell for
+        ``corp``, the president's certificate within ``player``'s cash.  Raises
+        ``GameError`` (``"stock.par_price"``, ``"stock.cash"``).  Title hook (with
+        :meth:`par_corporation`)."""
         cell = self.par_cell(game, corp, share_price)
-        corp.par_price = cell
-        set_price(game, corp, cell)
-        pres = corp.certificates[0]
-        price = cell.price * pres.percent // 10
+        price = cell.price * corp.certificates[0].percent // 10
         if player.cash < price:
             raise GameError(
                 f"{player.name} has {player.cash}M, the president's certificate of {corp.sym} "
                 f"costs {price}M",
                 "stock.cash",
             )
+
+    def par_corporation(self, game: Game, player: Player, corp: Corporation,
+                        share_price: str) -> None:
+        """Start ``corp`` at ``share_price``: ``player`` buys the president's certificate
+        (:meth:`check_par_corporation`)."""
+        self.check_par_corporation(game, player, corp, share_price)
+        cell = self.par_cell(game, corp, share_price)
+        corp.par_price = cell
+        set_price(game, corp, cell)
+        pres = corp.certificates[0]
+        price = cell.price * pres.percent // 10
         game.pay(player, self.share_payment_receiver(game, corp, IPO), price)
         give(game, pres, player.id)
         game.add_log(f"{player.name} pars {corp.sym} at {cell.price}M")
@@ -227,14 +238,11 @@ class StockRules:
         offers share sales only (plus the title's :meth:`actions_while_must_sell`), no
         pass: the reference engine's ``must_sell?`` (a player over a limit after a
         merger, an exchange or a presidency change sells down first)."""
-        if not self.can_sell_shares(game, rnd, player):
-            return False
-        if rnd.cert_count(game, player) > self.cert_limit(game):
-            return True
-        return any(
+        over = rnd.cert_count(game, player) > self.cert_limit(game) or any(
             c.percent_of(player.id) > c.spec.max_ownership_percent
             for c in game.corporations.values() if not c.closed
-        )
+        )  # the limits first: cheaper than the sale search, and seldom passed
+        return over and self.can_sell_shares(game, rnd, player)
 
     def actions_while_must_sell(self, game: Game, rnd: StockRound,
                                 player: Player) -> frozenset[str]:

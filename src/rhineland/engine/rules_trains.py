@@ -89,17 +89,17 @@ class TrainRules:
                                    and t.spec.available_on in phases_seen)
         ] + game.discarded_trains()
 
-    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
-        """Buy ``action.train`` from the depot (or the open market's discards) at face
-        price, or from another company (:meth:`buy_train_from_other`); then phase
-        change, rust and events.  Raises ``GameError`` (``"train.available"``,
-        ``"train.price"``, ``"train.limit"``, ``"train.cash"`` ...).  Title hook; 1893
-        adds trade-ins."""
+    def check_buy_train(self, game: Game, rnd: OperatingRound, entity: Any,
+                        action: BuyTrain) -> None:
+        """Every check of :meth:`buy_train`, made before anything changes: once it
+        passes, :meth:`buy_train` refuses nothing (a title overriding one overrides the
+        other).  Raises ``GameError`` (``"train.available"``, ``"train.price"``,
+        ``"train.limit"``, ``"train.cash"`` ...)."""
         train = game.train(action.train)
         if train not in self.available_depot_trains(game):
             if train.owner in (None, MARKET) or train.owner == entity.sym:
                 raise GameError(f"train {train.id} is not for sale now", "train.available")
-            self.buy_train_from_other(game, rnd, entity, train, action.price)
+            self.check_buy_train_from_other(game, rnd, entity, train, action.price)
             return
         price = train.spec.price
         if action.price != price:
@@ -107,6 +107,19 @@ class TrainRules:
                 f"train {train.id} costs {price}M, not {action.price}M", "train.price"
             )
         self.check_train_room(game, entity)
+        self.check_train_payment(game, entity, price)
+
+    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
+        """Buy ``action.train`` from the depot (or the open market's discards) at face
+        price, or from another company (:meth:`buy_train_from_other`); then phase
+        change, rust and events.  Raises ``GameError`` (:meth:`check_buy_train`).
+        Title hook; 1893 adds trade-ins."""
+        self.check_buy_train(game, rnd, entity, action)
+        train = game.train(action.train)
+        if train not in self.available_depot_trains(game):
+            self.buy_train_from_other(game, rnd, entity, train, action.price)
+            return
+        price = train.spec.price
         self.pay_for_train(game, entity, price)
         train.owner = entity.sym
         entity.trains.append(train)
@@ -125,9 +138,12 @@ class TrainRules:
                 "train.limit",
             )
 
-    def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
-                             price: int) -> None:
-        """Buy ``train`` from another corporation for a price of at least 1M."""
+    def check_buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any,
+                                   train: Any, price: int) -> None:
+        """The checks of :meth:`buy_train_from_other`, before anything changes (phase,
+        seller, price, room, cash: :meth:`check_emergency_from_other`).  Raises
+        ``GameError`` (``"train.from_other"``, ``"train.emergency_depot_only"``,
+        ``"train.price"``, ``"train.limit"``, ``"train.cash"`` ...)."""
         if not self.may_buy_trains_from_others(game, entity):
             raise GameError(
                 f"trains may not change hands between companies in phase {game.phase.name}",
@@ -150,6 +166,15 @@ class TrainRules:
                             "train.price")
         self.check_emergency_spend(game, rnd, entity, train, price)
         self.check_train_room(game, entity)
+        if price > entity.cash:
+            self.check_emergency_from_other(game, entity, train, price)
+
+    def buy_train_from_other(self, game: Game, rnd: OperatingRound, entity: Any, train: Any,
+                             price: int) -> None:
+        """Buy ``train`` from another corporation for a price of at least 1M
+        (:meth:`check_buy_train_from_other`)."""
+        self.check_buy_train_from_other(game, rnd, entity, train, price)
+        seller = self.operator(game, str(train.owner))
         if price > entity.cash:
             self.emergency_from_other(game, entity, train, price)
         game.pay(entity, seller, price)
@@ -213,10 +238,11 @@ class TrainRules:
             return int(entity.cash)
         return int(min(train.spec.price, entity.cash + game.player(owners[0]).cash))
 
-    def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
-        """A company short of cash for another company's train: the president adds the
-        rest where the title allows it (``ebuy_from_others: value``: at most face value;
-        the bound :meth:`emergency_other_most` states)."""
+    def check_emergency_from_other(self, game: Game, entity: Any, train: Any,
+                                   price: int) -> None:
+        """The checks of :meth:`emergency_from_other` (``price`` above the company's
+        cash), before anything changes.  Raises ``GameError`` (``"train.cash"``,
+        ``"train.emergency_price"``, ``"train.emergency_cash"``)."""
         rule = game.data.rules.get("ebuy_from_others", "never")
         owners = game.entity_owner_ids(entity)
         if rule != "value" or not self.must_buy_train(game, entity) or not owners:
@@ -232,13 +258,24 @@ class TrainRules:
         if president.cash < need:
             raise GameError(f"{president.name} must add {need}M but has {president.cash}M",
                             "train.emergency_cash")
+
+    def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
+        """A company short of cash for another company's train: the president adds the
+        rest where the title allows it (``ebuy_from_others: value``: at most face value;
+        the bound :meth:`emergency_other_most` states; :meth:`check_emergency_from_other`)."""
+        self.check_emergency_from_other(game, entity, train, price)
+        owners = game.entity_owner_ids(entity)
+        president = game.player(owners[0])
+        need = price - entity.cash
         game.pay(president, entity, need)
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
 
-    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
-        """Pay for a depot train; in an emergency buy the president adds the rest."""
+    def check_train_payment(self, game: Game, entity: Any, price: int) -> None:
+        """The checks of :meth:`pay_for_train`, before anything changes: beyond the
+        company's cash only in an emergency buy, of the cheapest train, with a
+        president who has the rest.  Raises ``GameError`` (``"train.cash"``,
+        ``"train.emergency_cheapest"``, ``"train.emergency_cash"``)."""
         if price <= entity.cash:
-            game.pay(entity, game.bank, price)
             return
         if not self.must_buy_train(game, entity):
             raise GameError(
@@ -263,6 +300,16 @@ class TrainRules:
                 " (sell shares first)",
                 "train.emergency_cash",
             )
+
+    def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
+        """Pay for a depot train; in an emergency buy the president adds the rest
+        (:meth:`check_train_payment`)."""
+        self.check_train_payment(game, entity, price)
+        if price <= entity.cash:
+            game.pay(entity, game.bank, price)
+            return
+        president = game.player(game.entity_owner_ids(entity)[0])
+        need = price - entity.cash
         game.pay(president, entity, need)
         game.pay(entity, game.bank, price)
         game.add_log(f"{president.name} contributes {need}M to {entity.sym}'s train")
@@ -330,12 +377,18 @@ class TrainRules:
         private.closed = True
         private.owner = None
 
-    def discard_train(self, game: Game, entity: Any, train_id: str) -> None:
-        """``entity`` discards ``train_id`` to the open market; raises ``GameError``
-        (``"train.discard"``) when it does not own that train."""
+    def check_discard_train(self, game: Game, entity: Any, train_id: str) -> None:
+        """The check of :meth:`discard_train`, before anything changes: ``entity`` owns
+        ``train_id``.  Raises ``GameError`` (``"train.id"``, ``"train.discard"``)."""
         train = game.train(train_id)
         if train not in entity.trains:
             raise GameError(f"{entity.sym} does not own {train_id}", "train.discard")
+
+    def discard_train(self, game: Game, entity: Any, train_id: str) -> None:
+        """``entity`` discards ``train_id`` to the open market; raises ``GameError``
+        (:meth:`check_discard_train`)."""
+        self.check_discard_train(game, entity, train_id)
+        train = game.train(train_id)
         entity.trains.remove(train)
         game.to_open_market(train)
         game.add_log(f"{entity.sym} discards {train_id}")

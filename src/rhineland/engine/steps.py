@@ -6,7 +6,9 @@ A :class:`Step` says which action types it takes from an entity now
 generator (:meth:`Step.candidates`, a superset of the legal ones that the
 generator tries against :meth:`Step.check`), checks an action (:meth:`Step.check`, raising
 ``GameError`` with the rule id, the state untouched) and applies it
-(:meth:`Step.apply`).
+(:meth:`Step.apply`).  Where :meth:`Step.check` is the whole of the rules for an
+action type (:attr:`Step.CHECKED`), the legal-action trials ask it alone
+(:meth:`Step.complete`), without copying the state and applying the action.
 
 The operating round asks its title for the turn's ordered steps
 (:meth:`rhineland.engine.rules_operating.OperatingRules.operating_steps`;
@@ -35,6 +37,11 @@ class Step:
     :meth:`actions`, :meth:`check` and :meth:`apply`."""
 
     name: ClassVar[str] = ""
+    CHECKED: ClassVar[frozenset[str]] = frozenset()
+    """Action types for which :meth:`check` is the whole of the step's rules: once it
+    passes, :meth:`apply` (and what follows it: the next step, turn or round) accepts
+    the action.  Read from the class's own body only (:meth:`complete`): a subclass,
+    whose :meth:`apply` may refuse more, states its own."""
     blocks: ClassVar[bool] = True
     resumes: ClassVar[bool] = True
     """For a non-blocking step: after its action the current step goes on if it still
@@ -57,6 +64,12 @@ class Step:
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Raise ``GameError`` (with the rule id) unless ``action`` is legal now."""
+
+    def complete(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """Whether :meth:`check` alone decides ``action`` (its type is one of the
+        :attr:`CHECKED` of this step's own class): a check that passes means
+        :meth:`process` accepts it."""
+        return action.type in type(self).__dict__.get("CHECKED", ())
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Apply a checked ``action``."""

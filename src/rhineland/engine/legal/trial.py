@@ -1,10 +1,11 @@
 """Trying actions on the game itself: the one check behind ``is_legal`` and the generator.
 
 An action is legal exactly when :meth:`Game.process` would accept it under the
-rules (no leniency).  :class:`Trial` applies a candidate action to a copy of
-the game's state (the game's own state object is set aside and put back), so
-the legal-action generator and ``is_legal`` share ``process``'s own checks:
-they can never disagree with it.
+rules (no leniency).  :class:`Trial` asks the checks ``process`` makes first
+(:meth:`Game.check`, on the state as it is) and, unless they decide, applies the
+candidate action to a copy of the game's state (the game's own state object is
+set aside and put back), so the legal-action generator and ``is_legal`` share
+``process``'s own checks: they can never disagree with it.
 """
 
 from __future__ import annotations
@@ -35,7 +36,23 @@ class Trial:
         return self.refusal(action) is None
 
     def refusal(self, action: Action) -> GameError | None:
-        """Why the rules refuse ``action`` now, or ``None`` when they accept it."""
+        """Why the rules refuse ``action`` now, or ``None`` when they accept it.
+
+        The checks ``process`` makes first are asked on the game as it is
+        (:meth:`Game.check <rhineland.engine.game.Game.check>`: the state untouched): a
+        refusal of theirs is the answer, and so is their yes where they are the whole
+        of the rules for the action; otherwise the action is applied to a copy."""
+        game = self.game
+        try:
+            if game.check(action):
+                return None
+        except GameError as exc:
+            return exc
+        return self.applied(action)
+
+    def applied(self, action: Action) -> GameError | None:
+        """Why ``process`` refuses ``action`` applied to a copy of the state now (``None``:
+        it accepts it); the game keeps its own state, untouched."""
         game = self.game
         live, log_len, saved = game.state, len(game.log), game.leniencies
         game.state = live.clone()

@@ -54,6 +54,14 @@ class Round:
         Subclasses implement it."""
         raise NotImplementedError
 
+    def check(self, game: Game, action: Action) -> bool:
+        """The checks :meth:`process` makes first, on the state as it is (left
+        untouched): raises ``GameError`` when they refuse ``action``; returns True when
+        they are the whole of the rules for it (:meth:`process` then accepts it), False
+        when only processing it tells.  Default: False, no check of its own (a round
+        that has one must be the class whose :meth:`process` makes it)."""
+        return False
+
     def candidates(self, game: Game) -> list[Candidate]:
         """The candidate decisions now, for the legal-action generator
         (:mod:`rhineland.engine.legal.generate`): a superset of the legal ones, read

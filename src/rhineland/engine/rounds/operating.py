@@ -219,18 +219,24 @@ class OperatingRound(Round):
             self.order[self.index + 1:] = game.title.sort_operating(game, rest)
 
     def _process(self, game: Game, action: Action) -> None:
+        step, entity, open_step = self.route(game, action)
+        step.process(game, self, entity, action)
+        if open_step and step.resumes:
+            self.resume(game, entity)
+
+    def route(self, game: Game, action: Action) -> tuple[Step, Any, bool]:
+        """The step that takes ``action`` now, the entity it acts for, and whether the
+        step is open all turn (non-blocking): while a discard is pending the discard
+        step; else the first open step that takes it; else the current step.  Raises
+        ``GameError`` (``"or.finished"``, ``"or.step"``) when none does."""
         if self.pending_discards:
-            DISCARD_TRAIN.process(game, self, self.current_entity(game), action)
-            return
+            return DISCARD_TRAIN, self.current_entity(game), False
         entity = self.current_entity(game)
         if entity is None:
             raise GameError("the operating round is over", "or.finished")
         for open_step in self.steps(game, entity):
             if not open_step.blocks and open_step.takes(game, self, entity, action):
-                open_step.process(game, self, entity, action)
-                if open_step.resumes:
-                    self.resume(game, entity)
-                return
+                return open_step, entity, True
         step = self.current_step(game, entity)
         if step is None or not step.takes(game, self, entity, action):
             raise GameError(
@@ -238,7 +244,17 @@ class OperatingRound(Round):
                 f"turn in {self.label}",
                 "or.step",
             )
-        step.process(game, self, entity, action)
+        return step, entity, False
+
+    def check(self, game: Game, action: Action) -> bool:
+        """The taking step's check (:meth:`route`, :meth:`Step.check
+        <rhineland.engine.steps.Step.check>`), the state untouched; True when it is the
+        whole of the rules for ``action`` (:meth:`Step.complete
+        <rhineland.engine.steps.Step.complete>`).  Raises ``GameError`` as
+        :meth:`process` would first."""
+        step, entity, _ = self.route(game, action)
+        step.check(game, self, entity, action)
+        return step.complete(game, self, entity, action)
 
     def check_actor(self, game: Game, entity: Any, action: Action) -> Any:
         """The acting entity (the operator, or a private its president uses); raises

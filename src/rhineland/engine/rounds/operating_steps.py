@@ -91,6 +91,7 @@ class TrackStep(OperatingStep):
     with a negative treasury (seeds 000/001 "Operating round")."""
 
     name: ClassVar[str] = "track"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({Pass.TYPE})
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """With a non-negative treasury."""
@@ -121,13 +122,19 @@ class TrackStep(OperatingStep):
         """After a lay: another lay allowed in this step?  Default: one lay or upgrade."""
         return False
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """A pass is the operator's (or a private's of its president: ``turn.order``);
+        a lay is checked as it is applied (:meth:`OperatingRules.lay_tile`)."""
+        if isinstance(action, Pass):
+            _or(rnd).check_actor(game, entity, action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A lay (by the operator or a private its president owns), or pass."""
         orr = _or(rnd)
-        actor = orr.check_actor(game, entity, action)
         if isinstance(action, Pass):
             orr.next_step(game, entity)
             return
+        actor = orr.check_actor(game, entity, action)
         assert isinstance(action, LayTile)
         game.title.lay_tile(game, orr, entity, actor, action)
         orr.laid_tiles += 1
@@ -139,6 +146,7 @@ class TokenStep(OperatingStep):
     """One token in a city that takes it (``token.*``), or pass."""
 
     name: ClassVar[str] = "token"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({Pass.TYPE})
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """No token yet this turn and a city that takes one."""
@@ -157,10 +165,14 @@ class TokenStep(OperatingStep):
         out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
         return out
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The operator's (``turn.order``); a token is checked as it is placed
+        (:meth:`OperatingRules.place_token`)."""
+        _or(rnd).check_actor(game, entity, action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Place the token (:meth:`OperatingRules.place_token`), or pass."""
         orr = _or(rnd)
-        orr.check_actor(game, entity, action)
         if isinstance(action, PlaceToken):
             game.title.place_token(game, orr, entity, action)
             orr.tokened = True
@@ -204,6 +216,7 @@ class DividendStep(OperatingStep):
     skipped without revenue, which is a withhold of 0M (the price moves left)."""
 
     name: ClassVar[str] = "dividend"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({Dividend.TYPE, Pass.TYPE})
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """A run with revenue."""
@@ -224,12 +237,19 @@ class DividendStep(OperatingStep):
         etype = entity_type(entity)
         return [Dividend(entity=entity.sym, entity_type=etype, kind=k) for k in DIVIDEND_KINDS]
 
-    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """Pay out or withhold (:meth:`OperatingRules.pay_dividend`)."""
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The operator's (``turn.order``) dividend, no pass (``or.dividend``), of a kind
+        the title pays (:meth:`OperatingRules.check_dividend`)."""
         orr = _or(rnd)
         orr.check_actor(game, entity, action)
         if isinstance(action, Pass):
             raise GameError(f"{entity.sym} must dividend now", "or.dividend")
+        assert isinstance(action, Dividend)
+        game.title.check_dividend(game, orr, entity, action.kind)
+
+    def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """Pay out or withhold (:meth:`OperatingRules.pay_dividend`)."""
+        orr = _or(rnd)
         assert isinstance(action, Dividend)
         game.title.pay_dividend(game, orr, entity, action.kind)
         orr.next_step(game, entity)
@@ -242,6 +262,7 @@ class BuyTrainStep(OperatingStep):
     when even that cannot pay for it (:meth:`bankrupt`)."""
 
     name: ClassVar[str] = "buy_train"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({Pass.TYPE, BuyTrain.TYPE, SellShares.TYPE})
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """A train could be bought (:meth:`TrainRules.can_buy_train`)."""
@@ -269,6 +290,25 @@ class BuyTrainStep(OperatingStep):
                 "train.must_buy",
             )
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """A pass or a purchase: the operator's (``turn.order``); a pass not while it
+        must buy (:meth:`check_pass`), a train as the title's
+        :meth:`~rhineland.engine.rules_trains.TrainRules.check_buy_train` says.  The
+        president's emergency sale (:meth:`check_emergency_sell`); a bankruptcy, the
+        operator's (``turn.order``), as far as :meth:`check_bankrupt` goes."""
+        orr = _or(rnd)
+        if isinstance(action, SellShares):
+            self.check_emergency_sell(game, orr, entity, action)
+        elif isinstance(action, Bankrupt):
+            self.check_operator(game, rnd, entity, action)
+            self.check_bankrupt(game, orr, entity, action)
+        elif isinstance(action, Pass | BuyTrain):
+            orr.check_actor(game, entity, action)
+            if isinstance(action, Pass):
+                self.check_pass(game, orr, entity)
+            else:
+                game.title.check_buy_train(game, orr, entity, action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A train bought (the step goes on while another may be), a pass, an
         emergency sale or a bankruptcy."""
@@ -280,9 +320,7 @@ class BuyTrainStep(OperatingStep):
             self.check_operator(game, rnd, entity, action)
             self.bankrupt(game, orr, entity, action)
             return
-        orr.check_actor(game, entity, action)
         if isinstance(action, Pass):
-            self.check_pass(game, orr, entity)
             orr.next_step(game, entity)
             return
         assert isinstance(action, BuyTrain)
@@ -293,14 +331,15 @@ class BuyTrainStep(OperatingStep):
         if not self.applicable(game, orr, entity):
             orr.next_step(game, entity)
 
-    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any,
-                       action: SellShares) -> None:
-        """The president sells shares to raise money for a train the company must buy,
-        as :func:`rhineland.engine.emergency.check_emergency_sale` allows (only enough,
-        the market limit, the operating company's presidency kept).  Raises
-        ``GameError`` (``"train.emergency_sell"`` and that function's rules)."""
+    def check_emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any,
+                             action: SellShares) -> tuple[Any, Any, list[Any]]:
+        """Every check of :meth:`emergency_sell`, before anything changes: the player,
+        the corporation and the certificates.  Raises ``GameError``
+        (``"train.emergency_sell"``, ``"stock.share_id"``, ``"stock.sell"``,
+        :func:`rhineland.engine.emergency.check_emergency_sale`'s rules,
+        ``"stock.sell_president"``)."""
         from rhineland.engine.emergency import check_emergency_sale
-        from rhineland.engine.rounds.stock import sell_certificates
+        from rhineland.engine.rounds.stock import sale_president
 
         owners = game.entity_owner_ids(entity)
         if not owners or action.entity != owners[0]:
@@ -322,11 +361,30 @@ class BuyTrainStep(OperatingStep):
         if any(c.corporation != corp.sym for c in certs):
             raise GameError("a sale is of one corporation's shares", "stock.sell")
         check_emergency_sale(game, entity, player, corp, certs, action.percent)
+        sale_president(game, player, corp, certs, action.percent)
+        return player, corp, certs
+
+    def emergency_sell(self, game: Game, rnd: OperatingRound, entity: Any,
+                       action: SellShares) -> None:
+        """The president sells shares to raise money for a train the company must buy,
+        as :func:`rhineland.engine.emergency.check_emergency_sale` allows (only enough,
+        the market limit, the operating company's presidency kept).  Raises
+        ``GameError`` (:meth:`check_emergency_sell` alone)."""
+        from rhineland.engine.rounds.stock import sell_certificates
+
+        player, corp, certs = self.check_emergency_sell(game, rnd, entity, action)
         assert corp.share_price is not None
         share_price = corp.share_price.price
         sell_certificates(game, player, corp, certs, action.percent)
         rnd.turn_state.emergency_sold = True
         rnd.turn_state.last_sale_share_price = share_price
+
+    def check_bankrupt(self, game: Game, rnd: OperatingRound, entity: Any,
+                       action: Bankrupt) -> None:
+        """The checks of :meth:`bankrupt` made before anything changes; a title allowing
+        bankruptcy overrides both.  Raises ``GameError`` (``"bankrupt.when"``)."""
+        raise GameError(f"{entity.sym}'s president cannot declare bankruptcy",
+                        "bankrupt.when")
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """The president declares bankruptcy; a title allowing it overrides this.
@@ -341,6 +399,7 @@ class DiscardTrainStep(Step):
     (``train.discard``).  The round enters it while ``pending_discards`` is not empty."""
 
     name: ClassVar[str] = "discard_train"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({DiscardTrain.TYPE})
 
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``discard_train`` (by any company over its limit)."""
@@ -357,11 +416,14 @@ class DiscardTrainStep(Step):
         return out
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """A discard by a company that owes one."""
+        """A discard by a company that owes one, of a train of its own
+        (:meth:`~rhineland.engine.rules_trains.TrainRules.check_discard_train`)."""
         pending = _or(rnd).pending_discards
         if not isinstance(action, DiscardTrain) or action.entity not in pending:
             who = " or ".join(pending)
             raise GameError(f"{who} must discard a train first", "train.discard")
+        owner = game.title.operator(game, str(action.entity))
+        game.title.check_discard_train(game, owner, action.train)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The train goes to the open market; a company within its limit is done."""

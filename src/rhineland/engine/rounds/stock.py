@@ -34,6 +34,7 @@ from rhineland.errors import GameError
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
+    from rhineland.engine.steps import Step
 
 
 class StockRound(Round):
@@ -93,13 +94,27 @@ class StockRound(Round):
         (:meth:`~rhineland.engine.rules_stock.StockRules.stock_steps`: by default a pass,
         sale, buy or par; 1893's bonds and privates before it).  Raises ``GameError``
         when it is not the player's turn or illegal."""
+        step, entity = self.route(game, action)
+        step.process(game, self, entity, action)
+
+    def route(self, game: Game, action: Action) -> tuple[Step, Player]:
+        """The first of the title's declared steps that takes ``action`` and the player
+        whose turn it is, after the must-sell check (:meth:`check_must_sell`).  Raises
+        ``GameError`` (``"stock.must_sell"``, ``"stock.action"``)."""
         entity = self.current_entity(game)
         self.check_must_sell(game, entity, action)
         for step in game.title.stock_steps(game):
             if step.takes(game, self, entity, action):
-                step.process(game, self, entity, action)
-                return
+                return step, entity
         raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
+
+    def check(self, game: Game, action: Action) -> bool:
+        """The taking step's check (:meth:`route`), the state untouched; True when it is
+        the whole of the rules for ``action``.  Raises ``GameError`` as :meth:`process`
+        would first."""
+        step, entity = self.route(game, action)
+        step.check(game, self, entity, action)
+        return step.complete(game, self, entity, action)
 
     def check_must_sell(self, game: Game, player: Player, action: Action) -> None:
         """While ``player`` must sell (over the certificate or holding limit,
@@ -205,10 +220,10 @@ class StockRound(Round):
             )
 
     # -- actions -------------------------------------------------------------------
-    def par(self, game: Game, player: Player, action: Par) -> None:
-        """Start (par) a corporation: ``player`` buys its president's certificate at
-        the chosen par price; ends the turn.  Raises ``GameError`` (``"stock.par"``
-        when already started, the par and buy checks)."""
+    def check_par(self, game: Game, player: Player, action: Par) -> Corporation:
+        """Every check of :meth:`par`, before anything changes; returns the corporation.
+        Raises ``GameError`` (``"stock.par"`` when already started, the par cell, the buy
+        checks, the title's ``check_par_corporation``)."""
         corp = game.corporation(action.corporation)
         if corp.ipoed:
             raise GameError(f"{corp.sym} has already started", "stock.par")
@@ -216,16 +231,25 @@ class StockRound(Round):
         pres = corp.certificates[0]
         price = cell.price * pres.percent // 10
         self.check_can_buy(game, player, corp, [pres], price)
+        game.title.check_par_corporation(game, player, corp, action.share_price)
+        return corp
+
+    def par(self, game: Game, player: Player, action: Par) -> None:
+        """Start (par) a corporation: ``player`` buys its president's certificate at
+        the chosen par price; ends the turn.  Raises ``GameError`` (:meth:`check_par`
+        alone)."""
+        corp = self.check_par(game, player, action)
         game.title.par_corporation(game, player, corp, action.share_price)
         self.bought_this_turn = True
         self.last_buy_kind = "shares"
         self.end_turn(game, player, passed=False)
 
-    def buy(self, game: Game, player: Player, action: BuyShares) -> None:
-        """Buy certificates of one corporation from the IPO or the market at the
-        title's price, pay the title's receiver, check the presidency and the float,
-        end the turn.  Raises ``GameError`` (``"stock.buy"``, ``"stock.buy_source"``,
-        ``"stock.not_ipoed"``, the buy checks)."""
+    def check_buy(self, game: Game, player: Player,
+                  action: BuyShares) -> tuple[Corporation, list[Certificate], str, int]:
+        """Every check of :meth:`buy`, before anything changes: the corporation, the
+        certificates, their source (``IPO`` or ``MARKET``) and the price (M).  Raises
+        ``GameError`` (``"stock.buy"``, ``"stock.buy_source"``, ``"stock.not_ipoed"``, the
+        title's certificate checks, :meth:`check_can_buy`)."""
         certs = [self._cert(game, sid) for sid in action.shares]
         if not certs:
             raise GameError("buy_shares names no certificate", "stock.buy")
@@ -244,6 +268,14 @@ class StockRound(Round):
         assert corp.share_price is not None
         price = sum(game.title.share_price_for(game, corp, c, source) for c in certs)
         self.check_can_buy(game, player, corp, certs, price)
+        return corp, certs, source, price
+
+    def buy(self, game: Game, player: Player, action: BuyShares) -> None:
+        """Buy certificates of one corporation from the IPO or the market at the
+        title's price (:meth:`check_buy`), pay the title's receiver, check the
+        presidency and the float, end the turn.  Raises ``GameError`` (:meth:`check_buy`
+        alone: what follows refuses nothing)."""
+        corp, certs, source, price = self.check_buy(game, player, action)
         receiver = game.title.share_payment_receiver(game, corp, source)
         game.pay(player, receiver, price)
         for c in certs:
@@ -258,10 +290,11 @@ class StockRound(Round):
         self.last_buy_kind = "shares"
         self.end_turn(game, player, passed=False)
 
-    def sell(self, game: Game, player: Player, action: SellShares) -> None:
-        """Sell ``player``'s certificates of one corporation to the market (before any
-        buy this turn; no buy-back this round); the turn ends when the player can do
-        nothing more.  Raises ``GameError`` (``"stock.sell*"``, the title's sale checks)."""
+    def check_sell(self, game: Game, player: Player,
+                   action: SellShares) -> tuple[Corporation, list[Certificate]]:
+        """Every check of :meth:`sell`, before anything changes: the corporation and the
+        certificates.  Raises ``GameError`` (``"stock.sell*"``, the title's sale checks,
+        ``"stock.sell_president"``: :func:`sale_president`)."""
         certs = [self._cert(game, sid) for sid in action.shares]
         if not certs:
             raise GameError("sell_shares names no certificate", "stock.sell")
@@ -272,6 +305,14 @@ class StockRound(Round):
             if c.owner != player.id:
                 raise GameError(f"{player.name} does not hold {c.id}", "stock.sell_owner")
         game.title.check_sell(game, player, corp, certs, action.percent)
+        sale_president(game, player, corp, certs, action.percent)
+        return corp, certs
+
+    def sell(self, game: Game, player: Player, action: SellShares) -> None:
+        """Sell ``player``'s certificates of one corporation to the market (before any
+        buy this turn; no buy-back this round); the turn ends when the player can do
+        nothing more.  Raises ``GameError`` (:meth:`check_sell` alone)."""
+        corp, certs = self.check_sell(game, player, action)
         sell_certificates(game, player, corp, certs, action.percent)
         self.sold.setdefault(player.id, set()).add(corp.sym)
         self.sold_this_turn.append(corp.sym)
@@ -304,8 +345,8 @@ def sell_certificates(
     assert corp.share_price is not None
     total = corp.share_price.price * percent // 10
     pres_cert = next(c for c in corp.certificates if c.president)
-    if pres_cert in certs:
-        new_pres = _next_president(game, player, corp, percent)
+    new_pres = sale_president(game, player, corp, certs, percent)
+    if new_pres is not None:
         others = [c for c in certs if not c.president]
         kept = pres_cert.percent - (percent - sum(c.percent for c in others))
         holders: list[Holder] = [player.id, new_pres.id, MARKET]
@@ -340,6 +381,18 @@ def sell_certificates(
     game.add_log(f"{player.name} sells {percent}% of {corp.sym} for {total}M")
     game.title.after_shares_sold(game, player, corp, certs)
     check_presidency(game, corp)
+
+
+def sale_president(game: Game, player: Player, corp: Corporation, certs: list[Certificate],
+                   percent: int) -> Player | None:
+    """Who takes the presidency of ``corp`` when ``player`` sells ``percent`` of it
+    (``certs``): ``None`` when the president's certificate is not among them.  Raises
+    ``GameError`` (``"stock.sell_president"``) when no one may; the one refusal of
+    :func:`sell_certificates` (the sale's checks make it before anything changes)."""
+    pres_cert = next(c for c in corp.certificates if c.president)
+    if pres_cert not in certs:
+        return None
+    return _next_president(game, player, corp, percent)
 
 
 def _next_president(game: Game, seller: Player, corp: Corporation, percent: int) -> Player:

@@ -39,6 +39,8 @@ class BuySellParShares(Step):
     turn it is (``turn.order``)."""
 
     name: ClassVar[str] = "buy_sell_par_shares"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({Pass.TYPE, BuyShares.TYPE, SellShares.TYPE,
+                                                   Par.TYPE})
 
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``sell_shares``, ``buy_shares``, ``par``, ``pass``."""
@@ -55,6 +57,22 @@ class BuySellParShares(Step):
         """Every action left by the steps before it (it refuses what it does not know:
         ``stock.action``)."""
         return True
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """The player whose turn it is (``turn.order``); the checks of a sale, buy or
+        par made before anything changes (:meth:`StockRound.check_sell
+        <rhineland.engine.rounds.stock.StockRound.check_sell>`, ``check_buy``,
+        ``check_par``); ``stock.action`` for another action."""
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        if isinstance(action, SellShares):
+            sr.check_sell(game, player, action)
+        elif isinstance(action, BuyShares):
+            sr.check_buy(game, player, action)
+        elif isinstance(action, Par):
+            sr.check_par(game, player, action)
+        elif not isinstance(action, Pass):
+            raise GameError(f"{action.type} is not possible in a stock round", "stock.action")
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The action, by the player whose turn it is."""

@@ -70,9 +70,26 @@ class StartingPackageDraft(Round):
     def process(self, game: Game, action: Action) -> None:
         """A ``bid`` buys an item on offer at its face value; a ``pass`` is for good.
 
-        docs/rules-differences.md 1893 (a).  Raises ``GameError`` [``draft.item``,
-        ``draft.price``, ``draft.action``, ``turn.order``].
+        docs/rules-differences.md 1893 (a).  Raises ``GameError`` (:meth:`check` alone).
         """
+        self.check(game, action)
+        player = self.expect_player(game, action)
+        title = _title(game)
+        if isinstance(action, Bid):
+            sym = str(action.company or action.minor)
+            title.buy_package_item(game, player, sym, game.private(sym).spec.value)
+            self.last_buyer = player.id
+        else:
+            self.passed.append(player.id)
+            cologne_state(game).first_sr_passers.append(player.id)
+            game.add_log(f"{player.name} passes")
+        self._advance(game)
+
+    def check(self, game: Game, action: Action) -> bool:
+        """Every check of :meth:`process`, before anything changes (True: what follows
+        refuses nothing): the player in turn (``turn.order``), an item on offer
+        (``draft.item``) at its price (``draft.price``) that they can pay
+        (``draft.cash``), or a pass (``draft.action`` for anything else)."""
         player = self.expect_player(game, action)
         title = _title(game)
         if isinstance(action, Bid):
@@ -85,15 +102,10 @@ class StartingPackageDraft(Round):
             price = game.private(sym).spec.value
             if action.price != price:
                 raise GameError(f"{sym} costs {price}M, not {action.price}M", "draft.price")
-            title.buy_package_item(game, player, sym, price)
-            self.last_buyer = player.id
-        elif isinstance(action, Pass):
-            self.passed.append(player.id)
-            cologne_state(game).first_sr_passers.append(player.id)
-            game.add_log(f"{player.name} passes")
-        else:
+            title.check_package_payment(game, player, sym, price)
+        elif not isinstance(action, Pass):
             raise GameError(f"{action.type} is not possible in the draft", "draft.action")
-        self._advance(game)
+        return True
 
     def _advance(self, game: Game) -> None:
         if self.finished(game):

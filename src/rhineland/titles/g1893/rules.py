@@ -255,11 +255,13 @@ class Cologne(CologneStock, CologneMergers, Title):
             return False
         return super().must_buy_train(game, entity)
 
-    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
-        """A depot train may be bought trading in one own train (once per OR turn) for the
-        discount the data lists; the traded train goes to the open market."""
+    def check_buy_train(self, game: Game, rnd: OperatingRound, entity: Any,
+                        action: BuyTrain) -> None:
+        """The checks of :meth:`buy_train`: a trade-in's (``"train.trade_in_once"``,
+        ``"train.trade_in"``, ``"train.available"``, ``"train.price"``,
+        ``"train.cash"``), else the default's."""
         if action.exchange is None:
-            super().buy_train(game, rnd, entity, action)
+            super().check_buy_train(game, rnd, entity, action)
             return
         traded = cologne_state(game).traded_in
         if entity.sym in traded:
@@ -286,6 +288,19 @@ class Cologne(CologneStock, CologneMergers, Title):
             raise GameError(
                 f"{entity.sym} has {entity.cash}M, the train costs {price}M", "train.cash"
             )
+
+    def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
+        """A depot train may be bought trading in one own train (once per OR turn) for the
+        discount the data lists; the traded train goes to the open market
+        (:meth:`check_buy_train`)."""
+        if action.exchange is None:
+            super().buy_train(game, rnd, entity, action)
+            return
+        self.check_buy_train(game, rnd, entity, action)
+        traded = cologne_state(game).traded_in
+        old = game.train(action.exchange)
+        new = game.train(action.train)
+        price = action.price
         game.pay(entity, game.bank, price)
         entity.trains.remove(old)
         game.to_open_market(old)
@@ -294,6 +309,12 @@ class Cologne(CologneStock, CologneMergers, Title):
         traded.append(entity.sym)
         game.add_log(f"{entity.sym} trades in {old.id} for {new.id} paying {price}M")
         self.after_train_bought(game, rnd, entity, new)
+
+    def check_train_payment(self, game: Game, entity: Any, price: int) -> None:
+        """A trainless minor short of ``price`` needs its owner's help
+        (:meth:`check_minor_assist`); otherwise as the default."""
+        if not self.check_minor_assist(game, entity, price):
+            super().check_train_payment(game, entity, price)
 
     def pay_for_train(self, game: Game, entity: Any, price: int) -> None:
         """A trainless minor's owner pays what the minor lacks (:meth:`assist_minor`)."""
@@ -308,23 +329,40 @@ class Cologne(CologneStock, CologneMergers, Title):
             return int(entity.cash + (owner.cash if owner is not None else 0))
         return super().emergency_other_most(game, entity, train)
 
+    def check_emergency_from_other(self, game: Game, entity: Any, train: Any,
+                                   price: int) -> None:
+        """A trainless minor short of ``price`` needs its owner's help
+        (:meth:`check_minor_assist`); otherwise as the default."""
+        if not self.check_minor_assist(game, entity, price):
+            super().check_emergency_from_other(game, entity, train, price)
+
     def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
         """A trainless minor's owner also adds what it lacks for another company's train
         (:meth:`assist_minor`); otherwise as the default."""
         if not self.assist_minor(game, entity, price):
             super().emergency_from_other(game, entity, train, price)
 
-    def assist_minor(self, game: Game, entity: Any, price: int) -> bool:
-        """A minor without trains short of ``price`` (M) gets the rest from its owner, for
-        any train it buys (from the depot or another company; the reference engine's
-        president-assisted buy); True when the owner paid.  Raises ``GameError``
-        (``"train.cash"``) when minor and owner together have less than ``price``."""
+    def check_minor_assist(self, game: Game, entity: Any, price: int) -> bool:
+        """Whether :meth:`assist_minor` has the owner pay (a minor without trains short
+        of ``price``), before anything changes.  Raises ``GameError`` (``"train.cash"``)
+        when minor and owner together have less than ``price``."""
         if not isinstance(entity, Minor) or price <= entity.cash or entity.trains:
             return False
         owner = game.player(int(entity.owner)) if entity.owner is not None else None
         need = price - entity.cash
         if owner is None or owner.cash < need:
             raise GameError(f"{entity.sym} and its owner cannot pay {price}M", "train.cash")
+        return True
+
+    def assist_minor(self, game: Game, entity: Any, price: int) -> bool:
+        """A minor without trains short of ``price`` (M) gets the rest from its owner, for
+        any train it buys (from the depot or another company; the reference engine's
+        president-assisted buy); True when the owner paid.  Raises ``GameError``
+        (``"train.cash"``) when minor and owner together have less than ``price``."""
+        if not self.check_minor_assist(game, entity, price):
+            return False
+        owner = game.player(int(entity.owner))
+        need = price - entity.cash
         game.pay(owner, entity, need)
         game.add_log(f"{owner.name} adds {need}M to {entity.sym}'s train")
         return True

@@ -63,6 +63,7 @@ class BuyEvaFromPlayer(Step):
     """The operator's owner/president buys EVA from another player (open all turn)."""
 
     name: ClassVar[str] = "buy_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyCompany.TYPE})
     blocks: ClassVar[bool] = False
 
     def buyer(self, game: Game, entity: Any) -> Player | None:
@@ -147,6 +148,8 @@ BUY_EVA_FROM_PLAYER = BuyEvaFromPlayer()
 class G1893Token(TokenStep):
     """Minors place no token (seed 001, "Minor companies")."""
 
+    CHECKED: ClassVar[frozenset[str]] = TokenStep.CHECKED  # its apply refuses no more
+
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """As the default, never for a minor."""
         return not isinstance(entity, Minor) and super().applicable(game, rnd, entity)
@@ -155,6 +158,8 @@ class G1893Token(TokenStep):
 class G1893Dividend(DividendStep):
     """A minor does not choose: it pays half its revenue to its owner and keeps half
     (its skipped step, after a run)."""
+
+    CHECKED: ClassVar[frozenset[str]] = DividendStep.CHECKED  # its apply refuses no more
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """As the default, never for a minor."""
@@ -173,6 +178,8 @@ class G1893Dividend(DividendStep):
 class G1893BuyTrain(BuyTrainStep):
     """A president who cannot pay for a train even after selling all they may goes
     bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
+
+    CHECKED: ClassVar[frozenset[str]] = BuyTrainStep.CHECKED  # its apply refuses no more
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """As the default, and trade-ins: an own train for a depot or discarded train
@@ -195,23 +202,34 @@ class G1893BuyTrain(BuyTrainStep):
                                     variant=new.name, exchange=old.id))
         return out
 
-    def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
-        """The president goes bankrupt: first they sell, per corporation, the largest
-        bundle they may (:func:`~rhineland.engine.emergency.emergency_bundles`; each
-        sale moves the share price down as any sale), then their cash goes to the bank
-        and the game ends (the reference engine's bankruptcy step).  Raises
-        ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
-        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
-        from rhineland.engine.emergency import check_may_go_bankrupt, emergency_bundles
-        from rhineland.engine.rounds.stock import sell_certificates
+    def check_bankrupt(self, game: Game, rnd: OperatingRound, entity: Any,
+                       action: Bankrupt) -> None:
+        """The checks of :meth:`bankrupt`, before anything changes: a president, a train
+        the company must buy and cannot pay.  Raises ``GameError`` (``"bankrupt.when"``,
+        ``"bankrupt.not_needed"``, :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s
+        rules)."""
+        from rhineland.engine.emergency import check_may_go_bankrupt
 
         owners = game.entity_owner_ids(entity)
         if not owners:
             raise GameError(f"{action.entity} cannot declare bankruptcy now", "bankrupt.when")
         if not game.title.must_buy_train(game, entity):
             raise GameError(f"{entity.sym} is not obliged to buy a train", "bankrupt.not_needed")
-        player = game.player(owners[0])
-        check_may_go_bankrupt(game, entity, player)
+        check_may_go_bankrupt(game, entity, game.player(owners[0]))
+
+    def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
+        """The president goes bankrupt: first they sell, per corporation, the largest
+        bundle they may (:func:`~rhineland.engine.emergency.emergency_bundles`; each
+        sale moves the share price down as any sale), then their cash goes to the bank
+        and the game ends (the reference engine's bankruptcy step).  Raises
+        ``GameError`` (``"bankrupt.when"``, ``"bankrupt.not_needed"``, and
+        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules:
+        :meth:`check_bankrupt`)."""
+        from rhineland.engine.emergency import emergency_bundles
+        from rhineland.engine.rounds.stock import sell_certificates
+
+        self.check_bankrupt(game, rnd, entity, action)
+        player = game.player(game.entity_owner_ids(entity)[0])
         for corp, certs, percent in emergency_bundles(game, entity, player):
             sell_certificates(game, player, corp, certs, percent)
         game.pay(player, game.bank, player.cash)

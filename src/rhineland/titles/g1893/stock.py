@@ -58,11 +58,17 @@ class CologneStock(Title):
         minors = [s for s in unsold if s in MINORS]
         return privates + minors[:2]
 
-    def buy_package_item(self, game: Game, player: Player, sym: str, price: int) -> None:
-        """``player`` buys a Starting Package item; a minor floats with its treasury
-        (at least 100M: the bank adds the difference)."""
+    def check_package_payment(self, game: Game, player: Player, sym: str, price: int) -> None:
+        """The check of :meth:`buy_package_item`, before anything changes: ``player`` has
+        ``price`` M.  Raises ``GameError`` (``"draft.cash"``)."""
         if player.cash < price:
             raise GameError(f"{player.name} has {player.cash}M, {sym} costs {price}M", "draft.cash")
+
+    def buy_package_item(self, game: Game, player: Player, sym: str, price: int) -> None:
+        """``player`` buys a Starting Package item; a minor floats with its treasury
+        (at least 100M: the bank adds the difference).  Raises ``GameError``
+        (:meth:`check_package_payment`)."""
+        self.check_package_payment(game, player, sym, price)
         private = game.private(sym)
         game.pay(player, game.bank, price)
         private.owner = player.id
@@ -135,8 +141,29 @@ class CologneStock(Title):
         toward it), and no bond after selling one in the same round (reference engine).
         Raises ``GameError`` [``stock.passed``, ``stock.company``, ``stock.one_buy``,
         ``stock.cert_limit``, ``stock.bond_buy_back``, ``stock.company_price``,
-        ``stock.cash``, ``draft.cash``].
+        ``stock.cash``, ``draft.cash``]: :meth:`check_buy_company_in_sr` alone.
         """
+        self.check_buy_company_in_sr(game, rnd, player, action)
+        sym = action.company
+        if self._eva_from_player(game, player, sym):
+            self.buy_eva_from_player(game, rnd, player, action)
+            return
+        self.buy_package_item(game, player, sym, game.private(sym).spec.value)
+        rnd.bought_this_turn = True
+        rnd.end_turn(game, player, passed=False)
+
+    @staticmethod
+    def _eva_from_player(game: Game, player: Player, sym: str) -> bool:
+        """Whether buying ``sym`` is buying EVA from another player."""
+        eva = game.private("EVA")
+        return (sym == "EVA" and isinstance(eva.owner, int) and eva.owner != player.id
+                and not eva.closed)
+
+    def check_buy_company_in_sr(
+        self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
+    ) -> None:
+        """Every check of :meth:`buy_company_in_sr`, before anything changes (its
+        ``GameError`` rules)."""
         sym = action.company
         if player.id in cologne_state(game).first_sr_passers:
             raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
@@ -145,14 +172,8 @@ class CologneStock(Title):
                 f"{player.name} sold a bond this round and may not buy one back",
                 "stock.bond_buy_back",
             )
-        eva = game.private("EVA")
-        if (
-            sym == "EVA"
-            and isinstance(eva.owner, int)
-            and eva.owner != player.id
-            and (not eva.closed)
-        ):
-            self.buy_eva_from_player(game, rnd, player, action)
+        if self._eva_from_player(game, player, sym):
+            self.check_buy_eva_from_player(game, rnd, player, action)
             return
         offered = self.unsold_package(game) + self.next_bond(game)
         if sym not in offered:
@@ -171,22 +192,19 @@ class CologneStock(Title):
         price = game.private(sym).spec.value
         if action.price != price:
             raise GameError(f"{sym} costs {price}M, not {action.price}M", "stock.company_price")
-        self.buy_package_item(game, player, sym, price)
-        rnd.bought_this_turn = True
-        rnd.end_turn(game, player, passed=False)
+        self.check_package_payment(game, player, sym, price)
 
     def eva_price_bounds(self, game: Game, player: Player) -> tuple[int, int]:
         """The least and most price (M) :meth:`buy_eva_from_player` accepts from
         ``player``: 1M up to their cash (its other checks do not look at the price)."""
         return EVA_MIN_PRICE, player.cash
 
-    def buy_eva_from_player(
+    def check_buy_eva_from_player(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
-        """EVA is the only private that changes hands between players (seed 001); in a
-        stock round the buyer names a price from 1M to their cash and pays it to the bank
-        (reference engine; docs/rules-differences.md 1893 (g))."""
-        eva = game.private("EVA")
+        """The checks of :meth:`buy_eva_from_player`, before anything changes: a price
+        within :meth:`eva_price_bounds`, one buy per turn.  Raises ``GameError``
+        (``"stock.company_price"``, ``"stock.one_buy"``)."""
         price = action.price
         least, most = self.eva_price_bounds(game, player)
         if not least <= price <= most:
@@ -197,6 +215,17 @@ class CologneStock(Title):
             )
         if rnd.bought_this_turn:
             raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+
+    def buy_eva_from_player(
+        self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
+    ) -> None:
+        """EVA is the only private that changes hands between players (seed 001); in a
+        stock round the buyer names a price from 1M to their cash and pays it to the bank
+        (reference engine; docs/rules-differences.md 1893 (g)).  Raises ``GameError``
+        (:meth:`check_buy_eva_from_player`)."""
+        self.check_buy_eva_from_player(game, rnd, player, action)
+        eva = game.private("EVA")
+        price = action.price
         seller = game.player(int(eva.owner))  # type: ignore[arg-type]
         seller.companies.remove("EVA")
         game.pay(player, game.bank, price)
@@ -217,17 +246,11 @@ class CologneStock(Title):
         """Sell a bond back to the bank for its face value (100M); not in the first SR.
 
         Selling comes before buying in a turn; the turn ends when the player can do nothing
-        more (as after a share sale).  Raises ``GameError`` [``stock.sell_company``,
-        ``stock.sell_first_sr``, ``stock.sell_buy_order``].
+        more (as after a share sale).  Raises ``GameError`` (:meth:`check_sell_bond`).
         """
+        self.check_sell_bond(game, rnd, player, action)
         sym = action.company
         private = game.private(sym)
-        if not is_bond(sym) or private.owner != player.id:
-            raise GameError(f"{player.name} cannot sell {sym}", "stock.sell_company")
-        if rnd.turn == 1:
-            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
-        if rnd.bought_this_turn:
-            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
         price = private.spec.value
         game.pay(game.bank, player, price)
         private.owner = "bank"
@@ -239,12 +262,25 @@ class CologneStock(Title):
         if not self.can_act_in_stock_round(game, rnd, player):
             rnd.end_turn(game, player, passed=True)
 
-    def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
-        """FdSD is exchanged for RAG shares from the market (20% if two are left).
+    def check_sell_bond(self, game: Game, rnd: StockRound, player: Player,
+                        action: SellCompany) -> None:
+        """The checks of :meth:`sell_bond`, before anything changes.  Raises
+        ``GameError`` [``stock.sell_company``, ``stock.sell_first_sr``,
+        ``stock.sell_buy_order``]."""
+        sym = action.company
+        private = game.private(sym)
+        if not is_bond(sym) or private.owner != player.id:
+            raise GameError(f"{player.name} cannot sell {sym}", "stock.sell_company")
+        if rnd.turn == 1:
+            raise GameError("nothing is sold in the first stock round", "stock.sell_first_sr")
+        if rnd.bought_this_turn:
+            raise GameError("selling comes before buying in a turn", "stock.sell_buy_order")
 
-        The exchange is the turn's buy, made by the private (closed by it): in the
-        reference engine no player becomes the last to act, so the first player in order
-        holds the priority deal (generated2 g500 #26, g513 #31, g503 #62)."""
+    def check_fdsd_exchange(self, game: Game, rnd: StockRound,
+                            action: BuyShares) -> tuple[Player, list[Certificate]]:
+        """The checks of :meth:`fdsd_exchange`, before anything changes: FdSD's owner and
+        the RAG certificates they take.  Raises ``GameError`` (``"fdsd.exchange"``,
+        ``"turn.order"``)."""
         fdsd = game.private("FdSD")
         if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
             raise GameError("only FdSD can be exchanged for RAG shares", "fdsd.exchange")
@@ -255,10 +291,20 @@ class CologneStock(Title):
         in_market = [c for c in rag.certs_of(MARKET) if not c.president]
         if not rag.ipoed or not in_market:
             raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
-        take = sorted(in_market, key=lambda c: c.index)[:2]
+        return player, sorted(in_market, key=lambda c: c.index)[:2]
+
+    def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
+        """FdSD is exchanged for RAG shares from the market (20% if two are left).
+
+        The exchange is the turn's buy, made by the private (closed by it): in the
+        reference engine no player becomes the last to act, so the first player in order
+        holds the priority deal (generated2 g500 #26, g513 #31, g503 #62).  Raises
+        ``GameError`` (:meth:`check_fdsd_exchange`)."""
+        player, take = self.check_fdsd_exchange(game, rnd, action)
+        rag = game.corporation("RAG")
         for c in take:
             give(game, c, player.id)
-        self.close_private(game, fdsd)
+        self.close_private(game, game.private("FdSD"))
         game.add_log(f"{player.name} exchanges FdSD for {sum(c.percent for c in take)}% of RAG")
         check_presidency(game, rag)
         self.check_float(game, rag)
@@ -296,12 +342,21 @@ class CologneStock(Title):
         """AGV and HGK are founded by merger, never parred."""
         return corp.sym not in MERGED
 
+    def check_par_corporation(
+        self, game: Game, player: Player, corp: Corporation, share_price: str
+    ) -> None:
+        """AGV and HGK are formed by mergers, never parred (``"stock.par"``); others as
+        the default."""
+        if corp.sym in MERGED:
+            raise GameError(f"{corp.sym} is formed by a merger and cannot be parred", "stock.par")
+        super().check_par_corporation(game, player, corp, share_price)
+
     def par_corporation(
         self, game: Game, player: Player, corp: Corporation, share_price: str
     ) -> None:
-        """The president's certificate is bought; the other shares go to the market."""
-        if corp.sym in MERGED:
-            raise GameError(f"{corp.sym} is formed by a merger and cannot be parred", "stock.par")
+        """The president's certificate is bought; the other shares go to the market
+        (:meth:`check_par_corporation`)."""
+        self.check_par_corporation(game, player, corp, share_price)
         super().par_corporation(game, player, corp, share_price)
         for cert in corp.certificates:
             if cert.owner == IPO and not cert.reserved:

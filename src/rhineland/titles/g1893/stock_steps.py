@@ -91,6 +91,7 @@ class FdsdExchange(Step):
     """The FdSD (a private company) exchanged for RAG shares from the market."""
 
     name: ClassVar[str] = "fdsd_exchange"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyShares.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """The FdSD takes the first RAG share in the market."""
@@ -106,6 +107,11 @@ class FdsdExchange(Step):
         """A share buy by a private company."""
         return isinstance(action, BuyShares) and action.entity_type == "company"
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """:meth:`CologneStock.check_fdsd_exchange`."""
+        assert isinstance(action, BuyShares)
+        _title(game).check_fdsd_exchange(game, stock_round(rnd), action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.fdsd_exchange`."""
         assert isinstance(action, BuyShares)
@@ -116,6 +122,7 @@ class BuyCompanyInSr(Step):
     """EVA from its owner, an unsold Starting Package item or the next bond."""
 
     name: ClassVar[str] = "buy_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({BuyCompany.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each unsold Starting Package item and the next bond at face value; EVA from
@@ -137,6 +144,14 @@ class BuyCompanyInSr(Step):
         """``buy_company``."""
         return isinstance(action, BuyCompany)
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """By the player whose turn it is (``turn.order``):
+        :meth:`CologneStock.check_buy_company_in_sr`."""
+        assert isinstance(action, BuyCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).check_buy_company_in_sr(game, sr, player, action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.buy_company_in_sr`, by the player whose turn it is."""
         assert isinstance(action, BuyCompany)
@@ -149,6 +164,7 @@ class SellBond(Step):
     """A bond sold back to the bank."""
 
     name: ClassVar[str] = "sell_company"
+    CHECKED: ClassVar[frozenset[str]] = frozenset({SellCompany.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each bond the player holds, at face value."""
@@ -158,6 +174,13 @@ class SellBond(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """``sell_company``."""
         return isinstance(action, SellCompany)
+
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """By the player whose turn it is (``turn.order``): :meth:`CologneStock.check_sell_bond`."""
+        assert isinstance(action, SellCompany)
+        sr = stock_round(rnd)
+        player = sr.expect_player(game, action)
+        _title(game).check_sell_bond(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.sell_bond`, by the player whose turn it is."""
@@ -170,6 +193,8 @@ class SellBond(Step):
 class G1893BuySellParShares(BuySellParShares):
     """As the common step; a pass in the first SR makes the player a first-SR passer
     (no share bought later in that round)."""
+
+    CHECKED: ClassVar[frozenset[str]] = BuySellParShares.CHECKED  # its apply refuses no more
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Record a first-SR pass, then the common step."""

@@ -172,8 +172,23 @@ class Rhl(Title):
             return False
         return super().train_sellable_to(game, seller, buyer)
 
+    def check_bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> Player:
+        """The checks of :meth:`bankrupt`, before anything changes: the president, who
+        may go bankrupt.  Raises ``GameError`` (``"bankrupt.not_needed"``,
+        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
+        from rhineland.engine.emergency import check_may_go_bankrupt
+
+        owners = game.entity_owner_ids(entity)
+        if rnd.step != "buy_train" or not self.must_buy_train(game, entity) or not owners:
+            raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
+                            "bankrupt.not_needed")
+        player = game.player(owners[0])
+        check_may_go_bankrupt(game, entity, player)
+        return player
+
     def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
-        """The president cannot pay for the train the corporation must buy.
+        """The president cannot pay for the train the corporation must buy
+        (:meth:`check_bankrupt`).
 
         In the reference engine's order: the president sells what they may (per
         corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
@@ -188,16 +203,11 @@ class Rhl(Title):
         Source: reference engine (oracle traces); seed 000 describes a bank loan
         instead (docs/rules-differences.md).
         """
-        from rhineland.engine.emergency import check_may_go_bankrupt, emergency_bundles
+        from rhineland.engine.emergency import emergency_bundles
         from rhineland.engine.rounds.stock import sell_certificates
         from rhineland.engine.shares import check_presidency
 
-        owners = game.entity_owner_ids(entity)
-        if rnd.step != "buy_train" or not self.must_buy_train(game, entity) or not owners:
-            raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
-                            "bankrupt.not_needed")
-        player = game.player(owners[0])
-        check_may_go_bankrupt(game, entity, player)
+        player = self.check_bankrupt(game, rnd, entity)
         cheapest = self.cheapest_depot_train(game)
         assert cheapest is not None
         game.add_log(f"{player.name} goes bankrupt")
@@ -310,9 +320,19 @@ class Rhl(Title):
             return "par" in cell.types and cell.price in RHE_PARS
         return "par" in cell.types
 
+    def check_par_corporation(self, game: Game, player: Player, corp: Corporation,
+                              share_price: str) -> None:
+        """RhE: a par cell of its own (its director's certificate is bought in the
+        packet); others as the default."""
+        if corp.sym != RHE:
+            super().check_par_corporation(game, player, corp, share_price)
+            return
+        self.par_cell(game, corp, share_price)
+
     def par_corporation(self, game: Game, player: Player, corp: Corporation,
                         share_price: str) -> None:
-        """Par a corporation; RhE: its director's certificate bought in the packet.
+        """Par a corporation; RhE: its director's certificate bought in the packet
+        (:meth:`check_par_corporation`).
 
         For RhE: set the par, close private No. 6, pay RhE the bid from the bank, float
         it at once (incremental) with its price bump at the end of the SR, and hold
@@ -322,6 +342,7 @@ class Rhl(Title):
         if corp.sym != RHE:
             super().par_corporation(game, player, corp, share_price)
             return
+        self.check_par_corporation(game, player, corp, share_price)
         cell = self.par_cell(game, corp, share_price)
         corp.par_price = cell
         set_price(game, corp, cell)

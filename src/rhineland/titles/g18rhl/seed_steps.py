@@ -169,8 +169,26 @@ class SeedBuyTrain(G18RhlBuyTrain):
         out.extend(seed_candidates(game, _or(rnd), entity))
         return out
 
+    def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
+        """No bankruptcy (``bankrupt.loan``); while the company must sell its own
+        shares, no sale by the president nor a purchase beyond the treasury
+        (``train.company_sells_first``); then the default's checks.  The company's sale
+        and a loan are checked as they are applied."""
+        if ((isinstance(action, SellShares) and action.entity_type == "corporation")
+                or isinstance(action, TakeLoan)):
+            return
+        if isinstance(action, Bankrupt):
+            raise GameError("nobody goes bankrupt: the president takes a bank loan for what "
+                            "is missing", "bankrupt.loan")
+        if company_must_sell(game, entity) and (
+            isinstance(action, SellShares) or self._needs_help(game, entity, action)
+        ):
+            raise GameError(f"{entity.sym} must first sell its own treasury shares",
+                            "train.company_sells_first")
+        super().check(game, rnd, entity, action)
+
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """The company's sale, a loan, or as the default once the company has sold."""
+        """The company's sale, a loan, or as the default (:meth:`check`)."""
         from rhineland.titles.g18rhl.rules import rhl_state
 
         if isinstance(action, SellShares) and action.entity_type == "corporation":
@@ -185,14 +203,6 @@ class SeedBuyTrain(G18RhlBuyTrain):
             game.add_log(f"{president.name} takes a bank loan of {action.amount}M for "
                          f"{entity.sym}'s train")
             return
-        if isinstance(action, Bankrupt):
-            raise GameError("nobody goes bankrupt: the president takes a bank loan for what "
-                            "is missing", "bankrupt.loan")
-        if company_must_sell(game, entity) and (
-            isinstance(action, SellShares) or self._needs_help(game, entity, action)
-        ):
-            raise GameError(f"{entity.sym} must first sell its own treasury shares",
-                            "train.company_sells_first")
         super().apply(game, rnd, entity, action)
 
     @staticmethod

@@ -59,6 +59,8 @@ def in_receivership(entity: Any) -> bool:
 class G18RhlTrack(TrackStep):
     """No lay in receivership; after the step, the RhE link check."""
 
+    CHECKED: ClassVar[frozenset[str]] = TrackStep.CHECKED  # its apply refuses no more
+
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """As the default, never in receivership."""
         return not in_receivership(entity) and super().applicable(game, rnd, entity)
@@ -73,6 +75,8 @@ class G18RhlTrack(TrackStep):
 class G18RhlToken(TokenStep):
     """No token in receivership."""
 
+    CHECKED: ClassVar[frozenset[str]] = TokenStep.CHECKED  # its apply refuses no more
+
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """As the default, never in receivership."""
         return not in_receivership(entity) and super().applicable(game, rnd, entity)
@@ -81,6 +85,8 @@ class G18RhlToken(TokenStep):
 class G18RhlDividend(DividendStep):
     """A corporation in receivership always withholds (the step is skipped)."""
 
+    CHECKED: ClassVar[frozenset[str]] = DividendStep.CHECKED  # its apply refuses no more
+
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """As the default, never in receivership."""
         return not in_receivership(entity) and super().applicable(game, rnd, entity)
@@ -88,6 +94,13 @@ class G18RhlDividend(DividendStep):
 
 class G18RhlBuyTrain(BuyTrainStep):
     """Bankruptcy as the reference engine has it (the game goes on)."""
+
+    CHECKED: ClassVar[frozenset[str]] = BuyTrainStep.CHECKED  # its apply refuses no more
+
+    def check_bankrupt(self, game: Game, rnd: OperatingRound, entity: Any,
+                       action: Bankrupt) -> None:
+        """:meth:`G18Rhl.check_bankrupt`."""
+        rhl(game).check_bankrupt(game, rnd, entity)
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
         """:meth:`G18Rhl.bankrupt`; the turn ends when the corporation, now in
