@@ -97,7 +97,10 @@ Algorithm
    ub`` (at least 0 each; for the next trains of the same type at most the
    ``ub`` of this level's pick, since they take the same or later candidates).
    It only ignores the no-reuse rule *among* the remaining trains, and each
-   ``ub`` is admissible, so it never underestimates the best completion.
+   ``ub`` is admissible, so it never underestimates the best completion.  Where two
+   or more trains are left, :func:`_crowd_bound` tightens it: at most one of them
+   takes a candidate surely using a given unit set.  The last train's bound looks
+   only at the window of its sorted list that could beat the incumbent.
    A level stops at the first candidate with ``current + ub + rest <= best``
    (the candidates are sorted, so no later one can beat the incumbent);
    a candidate is skipped when ``current + value + bound of the trains left
@@ -978,7 +981,8 @@ class _Index:
         self._near: dict[int, int] = {}
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
-        self._counts: list[int] | None = None  # per unit-set id: candidates using it
+        self._counts: list[int] | None = None
+        self._near_rows: dict[int, int] = {}  # per unit-set id: candidates using it
 
     def _build(self) -> list[int]:
         n = len(self.cands)
@@ -1004,6 +1008,26 @@ class _Index:
             self._near[j] = got
         return got
 
+    def _near_row(self, j: int) -> int:
+        """Bitset of the candidates with a unit set in ``sure`` that meets unit set ``j``
+        (one per unit-set id asked: the ids are few -- 59 on the densest 1893 board)."""
+        got = self._near_rows.get(j)
+        if got is None:
+            if self._by_id is None:
+                self._by_id = self._build()
+            using = self._by_id
+            rows = len(using)
+            got = 0
+            near = self._near_ids(j)
+            while near:
+                low = near & -near
+                x = low.bit_length() - 1
+                if x < rows:
+                    got |= using[x]
+                near ^= low
+            self._near_rows[j] = got
+        return got
+
     def clashes(self, other: Candidate) -> int:
         """Bitset of this type's candidates whose ``must`` units meet ``other``'s (a
         candidate of any train).
@@ -1015,23 +1039,12 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_id is None:
-            self._by_id = self._build()
-        using = self._by_id
-        near = 0
+        bits = 0
         m = other.sure
         while m:
             low = m & -m
-            near |= self._near_ids(low.bit_length() - 1)
+            bits |= self._near_row(low.bit_length() - 1)
             m ^= low
-        bits = 0
-        rows = len(using)
-        while near:
-            low = near & -near
-            x = low.bit_length() - 1
-            if x < rows:
-                bits |= using[x]
-            near ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
         self._memo[key] = (other, bits)
