@@ -34,7 +34,10 @@ Algorithm
    A path is kept when it also meets the end conditions: two stops that
    count, a token city of the entity, legal ends (towns, out-tokened
    offboards, an RGE end for the 8-train).  A train with such an end rule
-   walks from those ends only (a path with one RGE end is found from it).
+   walks from those ends only (a path with one RGE end is found from it).  A walk
+   from start ``s`` keeps paths ending at a node of larger id only; once a walk is
+   big (``END_CUT_AFTER`` nodes) it leaves a path that can no longer reach such an
+   end within its visits left (as the token reach, :func:`_token_distance`).
 
    Each candidate gets an **optimistic value** ``ub``
    (:meth:`~rhineland.routes.search_model.TrainModel.bound`): per distance
@@ -630,6 +633,12 @@ def enumerate_candidates(
     floor = tm.profile.bonus_cap(tm) if prunes and tm.all_pay else -1
     limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
     tok_dist = _token_distance(tm, bm) if not general and limited else None
+    far: list[float] | None = None
+    end_ids = 0  # the nodes a route may end at (a walk without a need-end rule)
+    if tok_dist is not None and need < 0:
+        for i in range(len(end)):
+            if end[i] and visit[i]:
+                end_ids |= 1 << i
     chunk = 0
 
     # a route with at most ``plain`` dropped visits is priced by the running sum of its
@@ -661,6 +670,13 @@ def enumerate_candidates(
             for r in limited:
                 left += limits[r] - counts[r]
             if tok_dist[node] > left:
+                return
+        if far is not None:
+            # the path must still reach a node it may end at, of a larger id than its start
+            left = 0
+            for r in limited:
+                left += limits[r] - counts[r]
+            if far[node] > left:
                 return
         if prunes and (floor < 0 or floor + acc <= theta):
             if cb is None:
@@ -792,6 +808,10 @@ def enumerate_candidates(
                     continue
                 counts = [0] * len(limits)
                 counts[r0] = 1
+            if end_ids and explored > END_CUT_AFTER:
+                # a big walk: each start's paths are kept only when they end at a node of a
+                # larger id, so leave paths that can no longer reach one (as the token cut)
+                far = _token_distance(tm, bm, end_ids & ~((2 << s) - 1))
             path[:] = [s]
             steps.clear()
             dfs(s, 1 << s, forbid, 0, groups[s], 0, True, max(vals[s], 0))
@@ -803,7 +823,8 @@ def enumerate_candidates(
     return out
 
 
-def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
+def _token_distance(tm: TrainModel, bm: BoardModel, sources: int | None = None
+                    ) -> list[float]:
     """Per node ``x``: the fewest visits of limited distance rules (``limits`` below
     :data:`_UNLIMITED`) a route must still make after ``x`` to reach a city with the
     entity's token (``inf``: none reachable).  A visit costs 1 when its kind's rule is
@@ -811,8 +832,12 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
     a node of its hex); a route passes no terminal or blocked node.  A relaxation (nodes
     may repeat; groups and per-rule limits ignored), so a path without a token whose
     visits left are fewer than this never extends to a route (every route has a token
-    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2)."""
+    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2).
+    ``sources``: a node bitmask to reach instead of the token cities (the walk's end
+    cut: the nodes a route from the current start may end at)."""
     n = len(tm.value)
+    if sources is None:
+        sources = bm.tokened
     limits = tm.limits
     rule = tm.rule
     metro = tm.metro_hex
@@ -822,7 +847,7 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
     dist: list[float] = [inf] * n
     queue: deque[int] = deque()
     for t in range(n):
-        if (bm.tokened >> t) & 1 and visit[t]:
+        if (sources >> t) & 1 and visit[t]:
             dist[t] = 0
             queue.append(t)
     done = [False] * n
@@ -850,6 +875,11 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
                     queue.appendleft(a)
     return dist
 
+
+END_CUT_AFTER = 20_000
+"""Walk nodes after which a walk computes, per start, how far each node is from a node
+a route of that start may end at (one breadth-first search per start: too dear for the
+small walks of ordinary boards)."""
 
 SPARE_MAX = 100_000
 """Most candidates a first walk without a completion bound keeps for the second pass
