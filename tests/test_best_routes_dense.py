@@ -293,3 +293,74 @@ def test_completion_bound_with_no_hop_back_is_admissible() -> None:
                     lowered += p >= 0 and bool((vmask >> p) & 1) and second[x] < row[x]
     # measured: 86,988 prefixes checked, the ban lowers the table on 23,975 of them
     assert checked >= 80_000 and lowered >= 20_000, (checked, lowered)
+
+
+CROWD_STEP = 500
+"""Every this-many-th candidate of the densest 1893 board is a first pick whose two-train
+remainder the crowd bound bounds."""
+
+
+def test_crowd_bound_is_admissible_and_tighter() -> None:
+    """``_crowd_bound`` (two routes of a run share no track, so at most one of them surely
+    uses a given unit set) bounds what two more 8+x-trains earn beside a picked route: on
+    1893_end_bank HGK's dense board, with every ``CROWD_STEP``-th candidate (ub above
+    380 M: 32,551 of them) as the first pick, the bound is at least the best pair found by
+    scanning every pair of candidates after it whose ``must`` units miss the pick's and
+    each other's (or one candidate, or none), and below the sum of the two trains' best
+    beside the pick on some picks (measured: 11 of 66)."""
+    from rhineland.routes.search import _crowd_bound, _Index, _Search
+
+    label, base = next((lb, c) for lb, c in dense_boards() if lb == "1893_end_bank HGK")
+    s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
+    cands = s.candidates("8+x-90", 380)
+    assert len(cands) > 30_000, len(cands)
+    ix = _Index(cands, s.units.masks)
+    index = [ix, ix, ix]
+    tighter = 0
+    picks = cands[::CROWD_STEP]
+    for c0 in picks:
+        low = 1 << c0.pos
+        cf = ix.clashes(c0)
+        lims = [ix.best_ub(cf | (low - 1)), ix.best_ub(cf | (low - 1))]
+        got = _crowd_bound(index, 1, [cf, cf], lims, 2, low - 1)
+        assert got <= sum(lims)
+        # every pair (c1, c2) after c0, beside it and beside each other, by their must units
+        beside = [c for c in cands[c0.pos:] if not c.must & c0.must]
+        want = max((c.ub for c in beside), default=0)  # one route (the other runs nothing)
+        for a, c1 in enumerate(beside):
+            if 2 * c1.ub <= want:
+                break
+            for c2 in beside[a:]:
+                if c1.ub + c2.ub <= want:
+                    break
+                if not c1.must & c2.must:
+                    want = c1.ub + c2.ub
+                    break
+        assert got >= want, (label, c0.nodes, got, want)
+        tighter += got < sum(lims)
+    assert tighter >= len(picks) // 8, (tighter, len(picks))
+
+
+def test_end_cut_keeps_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk's end cut (a big walk leaves a path that can no longer reach a node of a
+    larger id than its start where a route may end: from that start no such path is
+    kept) lists exactly the candidates of a walk without it, with fewer walk nodes: the
+    8+x-train on 1893_end_bank HGK's dense board at 390 M (measured: 24,325 candidates,
+    walk nodes 201,128 -> 174,108)."""
+    from rhineland.routes import search
+    from rhineland.routes.search import _Search, enumerate_candidates
+
+    base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
+    s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
+    tm = s.model("8+x-90")
+
+    def walk() -> tuple[list[tuple[int, ...]], int]:
+        s.nodes_explored = 0
+        got = enumerate_candidates(s.board, tm, s, threshold=390)
+        return sorted(c.nodes for c in got), s.nodes_explored
+
+    got, nodes = walk()
+    monkeypatch.setattr(search, "END_CUT_AFTER", 1 << 60)
+    want, nodes0 = walk()
+    assert got == want and len(got) > 20_000
+    assert nodes < 0.9 * nodes0, (nodes, nodes0)

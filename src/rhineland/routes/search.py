@@ -34,7 +34,10 @@ Algorithm
    A path is kept when it also meets the end conditions: two stops that
    count, a token city of the entity, legal ends (towns, out-tokened
    offboards, an RGE end for the 8-train).  A train with such an end rule
-   walks from those ends only (a path with one RGE end is found from it).
+   walks from those ends only (a path with one RGE end is found from it).  A walk
+   from start ``s`` keeps paths ending at a node of larger id only; once a walk is
+   big (``END_CUT_AFTER`` nodes) it leaves a path that can no longer reach such an
+   end within its visits left (as the token reach, :func:`_token_distance`).
 
    Each candidate gets an **optimistic value** ``ub``
    (:meth:`~rhineland.routes.search_model.TrainModel.bound`): per distance
@@ -97,7 +100,10 @@ Algorithm
    ub`` (at least 0 each; for the next trains of the same type at most the
    ``ub`` of this level's pick, since they take the same or later candidates).
    It only ignores the no-reuse rule *among* the remaining trains, and each
-   ``ub`` is admissible, so it never underestimates the best completion.
+   ``ub`` is admissible, so it never underestimates the best completion.  Where two
+   or more trains are left, :func:`_crowd_bound` tightens it: at most one of them
+   takes a candidate surely using a given unit set.  The last train's bound looks
+   only at the window of its sorted list that could beat the incumbent.
    A level stops at the first candidate with ``current + ub + rest <= best``
    (the candidates are sorted, so no later one can beat the incumbent);
    a candidate is skipped when ``current + value + bound of the trains left
@@ -144,6 +150,7 @@ Units: revenue in M (Mark).
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -626,6 +633,12 @@ def enumerate_candidates(
     floor = tm.profile.bonus_cap(tm) if prunes and tm.all_pay else -1
     limited = [r for r in range(len(limits)) if limits[r] < _UNLIMITED]
     tok_dist = _token_distance(tm, bm) if not general and limited else None
+    far: list[float] | None = None
+    end_ids = 0  # the nodes a route may end at (a walk without a need-end rule)
+    if tok_dist is not None and need < 0:
+        for i in range(len(end)):
+            if end[i] and visit[i]:
+                end_ids |= 1 << i
     chunk = 0
 
     # a route with at most ``plain`` dropped visits is priced by the running sum of its
@@ -657,6 +670,13 @@ def enumerate_candidates(
             for r in limited:
                 left += limits[r] - counts[r]
             if tok_dist[node] > left:
+                return
+        if far is not None:
+            # the path must still reach a node it may end at, of a larger id than its start
+            left = 0
+            for r in limited:
+                left += limits[r] - counts[r]
+            if far[node] > left:
                 return
         if prunes and (floor < 0 or floor + acc <= theta):
             if cb is None:
@@ -788,6 +808,10 @@ def enumerate_candidates(
                     continue
                 counts = [0] * len(limits)
                 counts[r0] = 1
+            if end_ids and explored > END_CUT_AFTER:
+                # a big walk: each start's paths are kept only when they end at a node of a
+                # larger id, so leave paths that can no longer reach one (as the token cut)
+                far = _token_distance(tm, bm, end_ids & ~((2 << s) - 1))
             path[:] = [s]
             steps.clear()
             dfs(s, 1 << s, forbid, 0, groups[s], 0, True, max(vals[s], 0))
@@ -799,7 +823,8 @@ def enumerate_candidates(
     return out
 
 
-def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
+def _token_distance(tm: TrainModel, bm: BoardModel, sources: int | None = None
+                    ) -> list[float]:
     """Per node ``x``: the fewest visits of limited distance rules (``limits`` below
     :data:`_UNLIMITED`) a route must still make after ``x`` to reach a city with the
     entity's token (``inf``: none reachable).  A visit costs 1 when its kind's rule is
@@ -807,8 +832,12 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
     a node of its hex); a route passes no terminal or blocked node.  A relaxation (nodes
     may repeat; groups and per-rule limits ignored), so a path without a token whose
     visits left are fewer than this never extends to a route (every route has a token
-    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2)."""
+    city: check ``route.token``); the walk cuts it (``docs/best-routes.md`` §2).
+    ``sources``: a node bitmask to reach instead of the token cities (the walk's end
+    cut: the nodes a route from the current start may end at)."""
     n = len(tm.value)
+    if sources is None:
+        sources = bm.tokened
     limits = tm.limits
     rule = tm.rule
     metro = tm.metro_hex
@@ -818,7 +847,7 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
     dist: list[float] = [inf] * n
     queue: deque[int] = deque()
     for t in range(n):
-        if (bm.tokened >> t) & 1 and visit[t]:
+        if (sources >> t) & 1 and visit[t]:
             dist[t] = 0
             queue.append(t)
     done = [False] * n
@@ -846,6 +875,11 @@ def _token_distance(tm: TrainModel, bm: BoardModel) -> list[float]:
                     queue.appendleft(a)
     return dist
 
+
+END_CUT_AFTER = 20_000
+"""Walk nodes after which a walk computes, per start, how far each node is from a node
+a route of that start may end at (one breadth-first search per start: too dear for the
+small walks of ordinary boards)."""
 
 SPARE_MAX = 100_000
 """Most candidates a first walk without a completion bound keeps for the second pass
@@ -977,6 +1011,8 @@ class _Index:
         self._near: dict[int, int] = {}
         self._memo: dict[int, tuple[Candidate, int]] = {}
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
+        self._counts: list[int] | None = None
+        self._near_rows: dict[int, int] = {}  # per unit-set id: candidates using it
 
     def _build(self) -> list[int]:
         n = len(self.cands)
@@ -1002,6 +1038,26 @@ class _Index:
             self._near[j] = got
         return got
 
+    def _near_row(self, j: int) -> int:
+        """Bitset of the candidates with a unit set in ``sure`` that meets unit set ``j``
+        (one per unit-set id asked: the ids are few -- 59 on the densest 1893 board)."""
+        got = self._near_rows.get(j)
+        if got is None:
+            if self._by_id is None:
+                self._by_id = self._build()
+            using = self._by_id
+            rows = len(using)
+            got = 0
+            near = self._near_ids(j)
+            while near:
+                low = near & -near
+                x = low.bit_length() - 1
+                if x < rows:
+                    got |= using[x]
+                near ^= low
+            self._near_rows[j] = got
+        return got
+
     def clashes(self, other: Candidate) -> int:
         """Bitset of this type's candidates whose ``must`` units meet ``other``'s (a
         candidate of any train).
@@ -1013,23 +1069,12 @@ class _Index:
         hit = self._memo.get(key)
         if hit is not None and hit[0] is other:
             return hit[1]
-        if self._by_id is None:
-            self._by_id = self._build()
-        using = self._by_id
-        near = 0
+        bits = 0
         m = other.sure
         while m:
             low = m & -m
-            near |= self._near_ids(low.bit_length() - 1)
+            bits |= self._near_row(low.bit_length() - 1)
             m ^= low
-        bits = 0
-        rows = len(using)
-        while near:
-            low = near & -near
-            x = low.bit_length() - 1
-            if x < rows:
-                bits |= using[x]
-            near ^= low
         if len(self._memo) >= self._memo_cap:
             del self._memo[next(iter(self._memo))]
         self._memo[key] = (other, bits)
@@ -1041,6 +1086,39 @@ class _Index:
         if not free:
             return 0
         return max(self.cands[(free & -free).bit_length() - 1].ub, 0)
+
+    def first(self, clash: int) -> Candidate | None:
+        """The first (best ``ub``) live candidate outside ``clash``, if any."""
+        free = self.alive & ~clash
+        if not free:
+            return None
+        return self.cands[(free & -free).bit_length() - 1]
+
+    def crowded(self, c: Candidate, most: int) -> list[int]:
+        """Up to ``most`` of the unit-set ids in ``c.sure``: those that the most candidates
+        of this list surely use first (ties: the lower id)."""
+        if self._by_id is None:
+            self._by_id = self._build()
+        if self._counts is None:
+            self._counts = [row.bit_count() for row in self._by_id]
+        counts = self._counts
+        ids = []
+        m = c.sure
+        while m:
+            low = m & -m
+            x = low.bit_length() - 1
+            if self._masks[x]:  # (a set of no unit is shared by nobody)
+                ids.append(x)
+            m ^= low
+        ids.sort(key=lambda x: (-counts[x] if x < len(counts) else 0, x))
+        return ids[:most]
+
+    def using(self, x: int) -> int:
+        """Bitset of this list's candidates whose ``sure`` holds unit set ``x``: they all
+        use its units, so no two of them run beside each other."""
+        if self._by_id is None:
+            self._by_id = self._build()
+        return self._by_id[x] if x < len(self._by_id) else 0
 
 
 _UNLIMITED = 50
@@ -1366,6 +1444,18 @@ def _margin(k: int) -> Callable[[int], int]:
     return lambda top: (top * (k - 1)) // 5 + 1
 
 
+def _set_bits(x: int) -> Iterator[int]:
+    """The indices of the set bits of ``x >= 0``, in increasing order (one pass over its
+    bytes, then 4,096 bits at a time: no operation on the whole of a big integer per bit)."""
+    data = x.to_bytes((x.bit_length() + 7) // 8, "little")
+    for base in range(0, len(data), 512):
+        chunk = int.from_bytes(data[base:base + 512], "little")
+        while chunk:
+            low = chunk & -chunk
+            yield base * 8 + low.bit_length() - 1
+            chunk ^= low
+
+
 def _total(pick: list[Candidate | None]) -> int:
     return sum(c.exact for c in pick if c is not None and c.exact is not None)
 
@@ -1448,6 +1538,7 @@ def _branch_and_bound(
     for t, lst in zip(trains, levels, strict=True):
         shared.setdefault(names[t], _Index(lst, s.units.masks))
     index = [shared[names[t]] for t in trains]
+    negs = [[-c.ub for c in lst] for lst in levels]  # for bisect (decreasing ub)
     pick: list[Candidate | None] = [None] * k
     real: list[list[tuple[Track, ...]] | None] = [None] * (k + 1)
     real[0] = []
@@ -1502,33 +1593,51 @@ def _branch_and_bound(
         rest_other = sum(rests[same:])
         rest_same = rests[:same]
         free = here.alive & ~clash[0] & ~before
-        old = (1 << start_new[level]) - 1 if need else 0  # candidates the last pass had
-        while free:
-            low = free & -free
-            i = low.bit_length() - 1
+        # one train left after this level: its candidates beside the picks so far, once
+        last = index[level + 1].alive & ~later[0] if len(later) == 1 else 0
+        last_negs = negs[level + 1] if len(later) == 1 else []
+        first_new = start_new[level] if need else 0  # indices below: the last pass had them
+        skip_old = False
+        for i in _set_bits(free):
+            if skip_old and i < first_new:
+                continue
             c = lst[i]
             capped = [r if r < c.ub else c.ub for r in rest_same]
             b = cur + c.ub + rest_other + sum(capped)
             if b <= best:
                 pruned = max(pruned, b)
                 break
-            if low & old:  # an old pick: a later level must take a new candidate
+            if i < first_new:  # an old pick: a later level must take a new candidate
                 nb = need_bound([*capped, *rests[same:]], level + 1)
                 if nb is None or cur + c.ub + nb <= best:
                     # so for every later old candidate too (ub not larger): the new ones
                     if nb is not None:
                         pruned = max(pruned, cur + c.ub + nb)
-                    free &= ~old
+                    skip_old = True
                     continue
-            free ^= low
             val = c.ub if c.exact is None else c.exact  # exact once known, else optimistic
             if val < 0:
                 continue
             nxt = later
             lim = 0
             lims: list[int] = []
-            if later:
-                upto = low - 1
+            if len(later) == 1 and best - cur - val >= 0:
+                # the last train: only its candidates worth more than ``best - cur - val``
+                # can lift the bound above the incumbent; look at those (a window of the
+                # sorted list, from this pick on for the same type) beside this pick only
+                w = bisect.bisect_left(last_negs, val + cur - best)
+                lo = i if same else 0
+                v = last & (((1 << (w - lo)) - 1) << lo) if w > lo else 0
+                if v:
+                    v ^= v & index[level + 1].clashes(c)
+                if not v:
+                    pruned = max(pruned, best)  # the last train adds at most best - cur - val
+                    continue
+                lims.append(levels[level + 1][(v & -v).bit_length() - 1].ub)
+                lim = lims[0]
+                nxt = (later[0] | index[level + 1].clashes(c),)
+            elif later:
+                upto = (1 << i) - 1
                 nx: list[int] = []
                 for j, cf in enumerate(later):
                     ix = index[level + 1 + j]
@@ -1537,12 +1646,16 @@ def _branch_and_bound(
                     lims.append(ix.best_ub(cf | upto if j < same else cf))
                 nxt = tuple(nx)
                 lim = sum(lims)
-            still = need and bool(low & old)
+            still = i < first_new
             if still:
                 nb = need_bound(lims, level + 1)
                 if nb is None:
                     continue
                 lim = nb
+            if len(lims) > 1 and cur + val + lim > best:
+                # the trains left share no track: at most one takes a crowded unit set
+                lim = min(lim, _crowd_bound(index, level + 1, list(nxt), lims, same,
+                                            (1 << i) - 1))
             b = cur + val + lim
             if b <= best:
                 pruned = max(pruned, b)
@@ -1550,7 +1663,7 @@ def _branch_and_bound(
             got = _joint([*taken, c])
             if got is None:  # no track for it beside the picks
                 if not taken:
-                    here.alive &= ~low
+                    here.alive &= ~(1 << i)
                 continue
             pick[level] = c
             real[level + 1] = got
@@ -1572,6 +1685,44 @@ def _branch_and_bound(
     finally:
         s.nodes_explored += explored
     return pruned
+
+
+CROWD_IDS = 3
+"""How many unit sets of the next train's best candidate :func:`_crowd_bound` tries."""
+
+
+def _crowd_bound(index: list[_Index], first: int, clashes: list[int], lims: list[int],
+                 same: int, upto: int) -> int:
+    """A bound (M) on what the trains of levels ``first``, ``first + 1``, ... earn together
+    beside the picks, at most ``sum(lims)``.
+
+    ``clashes[j]``: the candidates of level ``first + j`` that cannot run beside the picks
+    (the first ``same`` levels, of the picked train's type, also skip the indices in
+    ``upto``); ``lims[j]``: that level's best ``ub`` beside the picks (``a_j``).  The
+    routes of a run share no track unit, so at most one of them surely uses a given unit
+    set ``x`` (every candidate whose ``sure`` holds ``x`` uses its units): the trains earn
+    at most ``sum_j w_j + max_j (a_j - w_j)``, ``w_j`` level ``first + j``'s best beside
+    the picks among the candidates not using ``x`` (each ``ub`` admissible, "no route" 0).
+    Tried for the :data:`CROWD_IDS` unit sets of the first level's best candidate that
+    the most candidates of its list use (a set it does not use leaves ``w_0 = a_0``: no
+    gain); the smallest result.  See ``docs/best-routes.md`` §4."""
+    best = sum(lims)
+    ix0 = index[first]
+    head = ix0.first(clashes[0] | upto if same > 0 else clashes[0])
+    if head is None:
+        return best
+    for x in ix0.crowded(head, CROWD_IDS):
+        total = 0
+        gain = 0
+        for j, cf in enumerate(clashes):
+            ix = index[first + j]
+            w = ix.best_ub((cf | upto if j < same else cf) | ix.using(x))
+            total += w
+            if lims[j] - w > gain:
+                gain = lims[j] - w
+        if total + gain < best:
+            best = total + gain
+    return best
 
 
 def best_routes(
