@@ -1,0 +1,102 @@
+"""Rules audit, round 4 (issue 9): when a president may declare bankruptcy.
+
+The reference engine lists its bankruptcy step first among the operating round's steps
+and never blocking, and the step answers ``bankrupt`` for the operating company at any
+point of its turn; the action is accepted whenever the treasury, the president's cash
+and what they could sell fall short of the cheapest depot train.  The reference
+interface offers the button only in the buy-trains panel, with the president's
+emergency money, for a train the company must buy.  The reference games settle which
+of the two the held-back games follow: at 5,230 operating-round positions of the games
+in ``../shared`` (3,564 in 18Rhl, 1,666 in 1893, every batch) the money falls short
+before the buy-train step or for a company not obliged to buy, and no player went
+bankrupt at any of them (``docs/rules-differences.md`` (p)).
+rhineland offers and accepts ``bankrupt`` only in the buy-train step of a company that
+must buy a train it cannot pay; these tests pin that with real positions.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reference import ReferenceGames, needs_shared
+from rhineland import GameError
+from rhineland.engine.actions import Bankrupt, LayTile
+from rhineland.engine.emergency import cheapest_train_price, emergency_means
+from rhineland.engine.game import Game
+
+RHL = ReferenceGames("18Rhl")
+COLOGNE = ReferenceGames("1893")
+
+
+def means_and_price(game: Game, sym: str) -> tuple[int, int | None]:
+    """(treasury + president's cash + sellable shares, cheapest depot train) in M."""
+    entity = game.title.operator(game, sym)
+    president = game.player(game.entity_owner_ids(entity)[0])
+    return emergency_means(game, entity, president), cheapest_train_price(game)
+
+
+def bankrupt_offered(game: Game) -> bool:
+    return any(isinstance(a, Bankrupt) for a in game.legal_actions())
+
+
+@needs_shared
+def test_no_bankruptcy_in_the_track_step_though_the_money_falls_short() -> None:
+    """generated2 g403, OR 5.2: BME (188M, no train) is in its track step; with its
+    president's 55M and the shares they may sell it has 243M, short of the 300M 4-train,
+    so the reference engine would accept ``bankrupt`` (it checks only the money).  Its
+    random player, who took what the interface offered, laid a tile (#216); the company
+    goes bankrupt only later, in the buy-train step, if at all.  rhineland neither lists
+    nor accepts it here (``or.step``)."""
+    game = RHL.position("generated2/g403", 215)
+    rnd = game.round
+    assert (rnd.label, rnd.step_name(game)) == ("OR 5.2", "track")
+    assert means_and_price(game, "BME") == (243, 300)
+    assert not bankrupt_offered(game)
+    with pytest.raises(GameError) as info:
+        game.copy().process(Bankrupt(entity="BME", entity_type="corporation"))
+    assert info.value.rule == "or.step"
+    recorded = RHL.action("generated2/g403", 216)
+    assert isinstance(recorded, LayTile) and game.is_legal(recorded)
+
+
+@needs_shared
+def test_no_bankruptcy_for_a_company_with_trains_in_the_buy_train_step() -> None:
+    """generated g00, OR 9.1: GVE (25M, trains 2, 2, 3) is in its buy-train step; its
+    president has 25M and 120M in all, short of the 200M 3-train.  It need not buy, so
+    no bankruptcy (``bankrupt.not_needed``); its random player passed (#128)."""
+    game = RHL.position("g00", 127)
+    assert (game.round.label, game.round.step_name(game)) == ("OR 9.1", "buy_train")
+    assert means_and_price(game, "GVE") == (120, 200)
+    assert not bankrupt_offered(game)
+    with pytest.raises(GameError) as info:
+        game.copy().process(Bankrupt(entity="GVE", entity_type="corporation"))
+    assert info.value.rule == "bankrupt.not_needed"
+
+
+@needs_shared
+def test_bankruptcy_is_offered_for_a_train_the_company_must_buy_and_cannot_pay() -> None:
+    """generated g00, OR 11.2: DEE (60M, no train) must buy the 500M 5-train; its
+    president's means are 372M.  ``bankrupt`` is listed (beside the emergency sales) and
+    accepted, as the reference interface offers it."""
+    game = RHL.position("g00", 237)
+    assert (game.round.label, game.round.step_name(game)) == ("OR 11.2", "buy_train")
+    assert means_and_price(game, "DEE") == (372, 500)
+    assert bankrupt_offered(game)
+    copy = game.copy()
+    copy.process(Bankrupt(entity="DEE", entity_type="corporation"))
+    assert copy.player(1001).bankrupt
+
+
+@needs_shared
+def test_1893_no_bankruptcy_in_a_minors_track_step() -> None:
+    """1893 end_bank, OR 1.2: minor KSZ (20M, a 2-train) in its track step; its owner's
+    20M make 40M, short of the 80M 2-train: still no bankruptcy (the game would end),
+    the minor lays its tile (#39)."""
+    game = COLOGNE.position("end_bank", 38)
+    assert (game.round.label, game.round.step_name(game)) == ("OR 1.2", "track")
+    assert means_and_price(game, "KSZ") == (40, 80)
+    assert not bankrupt_offered(game)
+    with pytest.raises(GameError) as info:
+        game.copy().process(Bankrupt(entity="KSZ", entity_type="minor"))
+    assert info.value.rule == "or.step"
+    assert game.is_legal(COLOGNE.action("end_bank", 39))
