@@ -100,3 +100,45 @@ def test_1893_no_bankruptcy_in_a_minors_track_step() -> None:
         game.copy().process(Bankrupt(entity="KSZ", entity_type="minor"))
     assert info.value.rule == "or.step"
     assert game.is_legal(COLOGNE.action("end_bank", 39))
+
+
+@needs_shared
+def test_1893_eva_waits_while_companies_discard_trains() -> None:
+    """1893 (the reference's discard step comes before its company-purchase step and
+    blocks): generated2 g512, OR 7.1, KFBE trades in for the first 5-train (#214) and
+    KBE, RSE and KFBE are over the limit; they discard (#215-#217) before KBE's turn.
+    KBE's president 1002 may buy EVA from its owner 1001 in that turn, but not while
+    the discards are pending (``train.discard``)."""
+    from rhineland.engine.actions import BuyCompany, DiscardTrain
+
+    name = "generated2/g512"
+    game = COLOGNE.position(name, 214)
+    assert game.round.step_name(game) == "discard_train"
+    assert game.private("EVA").owner == 1001
+    assert {type(a) for a in game.legal_actions()} == {DiscardTrain}
+    eva = BuyCompany(entity="KBE", entity_type="minor", company="EVA", price=1)
+    with pytest.raises(GameError) as info:
+        game.copy().process(eva)
+    assert info.value.rule == "train.discard"
+    for action_id in (215, 216, 217):
+        game.process(COLOGNE.action(name, action_id))
+    assert (game.round.label, game.round.step_name(game)) == ("OR 7.1", "track")
+    assert game.is_legal(eva)
+
+
+@needs_shared
+def test_1893_forced_auction_selection_has_no_pass() -> None:
+    """1893 forced auction (the reference step answers only ``bid`` until an item is
+    selected): generated g16, Draft 2 after #6; the player in turn must select EKB or
+    KFBE (the two lowest-numbered minors left); a pass is refused (``draft.select``)."""
+    from rhineland.engine.actions import Bid, Pass
+
+    game = COLOGNE.position("g16", 6)
+    assert game.round.label == "Draft 2"
+    offers = game.legal_actions()
+    assert all(isinstance(a, Bid) for a in offers)
+    assert sorted((a.company, a.price) for a in offers if isinstance(a, Bid)) == [
+        ("EKB", 210), ("KFBE", 200)]
+    with pytest.raises(GameError) as info:
+        game.copy().process(Pass(entity=1002))
+    assert info.value.rule == "draft.select"
