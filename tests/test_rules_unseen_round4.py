@@ -63,7 +63,14 @@ def test_no_bankruptcy_in_the_track_step_though_the_money_falls_short() -> None:
 def test_no_bankruptcy_for_a_company_with_trains_in_the_buy_train_step() -> None:
     """generated g00, OR 9.1: GVE (25M, trains 2, 2, 3) is in its buy-train step; its
     president has 25M and 120M in all, short of the 200M 3-train.  It need not buy, so
-    no bankruptcy (``bankrupt.not_needed``); its random player passed (#128)."""
+    no bankruptcy (``bankrupt.not_needed``); its random player passed (#128).  Nor may
+    the president sell shares for a train: the reference engine's emergency-money step
+    would take 1002's GVE_3 here (its only test is "only enough" against the cheapest
+    train: 70 + 25 + 25 < 200 + 70), but its interface shows the sales only for a train
+    the company must buy, and no reference game has such a sale
+    (``train.emergency_sell``)."""
+    from rhineland.engine.actions import SellShares
+
     game = RHL.position("g00", 127)
     assert (game.round.label, game.round.step_name(game)) == ("OR 9.1", "buy_train")
     assert means_and_price(game, "GVE") == (120, 200)
@@ -71,6 +78,10 @@ def test_no_bankruptcy_for_a_company_with_trains_in_the_buy_train_step() -> None
     with pytest.raises(GameError) as info:
         game.copy().process(Bankrupt(entity="GVE", entity_type="corporation"))
     assert info.value.rule == "bankrupt.not_needed"
+    assert not any(isinstance(a, SellShares) for a in game.legal_actions())
+    with pytest.raises(GameError) as info:
+        game.copy().process(SellShares(entity=1002, shares=("GVE_3",), percent=10))
+    assert info.value.rule == "train.emergency_sell"
 
 
 @needs_shared
