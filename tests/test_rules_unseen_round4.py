@@ -153,3 +153,33 @@ def test_1893_forced_auction_selection_has_no_pass() -> None:
     with pytest.raises(GameError) as info:
         game.copy().process(Pass(entity=1002))
     assert info.value.rule == "draft.select"
+
+
+@needs_shared
+def test_18rhl_rhe_link_is_checked_when_a_turn_skips_its_track_step(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """18Rhl RhE bonus (private No. 6): the reference engine's link check is a step of
+    its own after the track step, and it runs also when the company lays no track (in
+    receivership, or with a negative treasury): generated g00 #243 (DEE's president
+    goes bankrupt, and ADR, which he also presided, starts its turn in receivership)
+    carries the link check for ADR's turn.  So a link made by a private's lay after an
+    earlier track step is paid at such a turn's start, not at the next track step's end.
+    The map in g00 has no Düren tile, so the link itself is stubbed here: with it, RhE
+    (0M) receives its 225M (3 x 75M) as ADR's turn starts at the route step; rhineland
+    checked only at the end of a track step actually entered (RhE still at 0M)."""
+    import dataclasses
+
+    import rhineland.titles.g18rhl.rules as rhl_rules
+
+    game = RHL.position("g00", 242)
+    rhe, adr = game.corporation("RhE"), game.corporation("ADR")
+    assert rhe.cash == 0 and rhl_rules.rhl_state(game).rhe_link_bonus == 225
+    recorded = RHL.action("g00", 243)
+    assert [(a.type, a.entity) for a in recorded.auto_actions] == [
+        ("destination_connection", "ADR")]
+    monkeypatch.setattr(rhl_rules, "rhe_link_established", lambda game: True)
+    game.process(dataclasses.replace(recorded, auto_actions=()))
+    assert adr.receivership
+    assert (game.round.label, game.round.current_entity(game).sym,
+            game.round.step_name(game)) == ("OR 11.2", "ADR", "route")
+    assert rhe.cash == 225 and rhl_rules.rhl_state(game).rhe_link_bonus == 0
