@@ -57,7 +57,9 @@ def in_receivership(entity: Any) -> bool:
 
 
 class G18RhlTrack(TrackStep):
-    """No lay in receivership; after the step, the RhE link check."""
+    """No lay in receivership; after the step, the RhE link check, also when the step
+    is skipped (the reference engine's link-check step follows the track step and runs
+    whether or not the company could lay track)."""
 
     CHECKED: ClassVar[frozenset[str]] = TrackStep.CHECKED  # its apply refuses no more
 
@@ -70,6 +72,13 @@ class G18RhlTrack(TrackStep):
         from rhineland.titles.g18rhl.rules import check_rhe_link
 
         check_rhe_link(game)
+
+    def skip(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """A company in receivership or with a negative treasury lays no track, but the
+        RhE link is checked at its turn's start all the same (a link a private's lay
+        made after an earlier track step is paid now; reference: the auto action
+        ``destination_connection`` on the action before such a turn, g00 #243)."""
+        self.finish(game, rnd, entity)
 
 
 class G18RhlToken(TokenStep):
