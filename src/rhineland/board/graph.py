@@ -30,6 +30,8 @@ its version while their tiles and tokens are the same).  The walk
 keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
 walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
 network only until it touches the lay's hex), and only complete walks are cached.
+:func:`may_walk_any` is a cheap relaxed walk (no chain limits) that proves where the
+real walk cannot reach some track (the track restriction asks it before walking).
 """
 
 from __future__ import annotations
