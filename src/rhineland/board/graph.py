@@ -30,6 +30,8 @@ its version while their tiles and tokens are the same).  The walk
 keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
 walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
 network only until it touches the lay's hex), and only complete walks are cached.
+:func:`may_walk_any` is a cheap relaxed walk (no chain limits) that proves where the
+real walk cannot reach some track (the track restriction asks it before walking).
 """
 
 from __future__ import annotations
@@ -244,6 +246,157 @@ def compute_connectivity(
         except _Found:
             return walk.result(complete=False)
     return walk.result()
+
+
+def may_walk_any(
+    board: Board,
+    entity: str,
+    rules: BoardRulesLike,
+    override: Override,
+    targets: frozenset[PathRef],
+) -> bool:
+    """Whether the walk of :func:`compute_connectivity` (with ``override``) *might* walk
+    one of the ``targets`` paths: False proves that it walks none.
+
+    A relaxed walk, one visit per path and node: it follows every step the real walk may
+    take (a path's nodes unless the path is terminal or the node's city blocks
+    ``entity``; across each linked edge into the paths of the same gauge there) but
+    ignores what makes a chain stop (no reversing, no path or hex side used twice), so
+    what it reaches holds everything the real walk reaches.  Linear in the paths reached,
+    far cheaper than the real walk, which re-walks track beyond junctions.
+    """
+    mi = _map_index(board.spec)
+    index = mi.index
+    wanted = frozenset(index[h] * _PER_HEX + i for h, i in targets)
+    if not wanted:
+        return False
+    geoms = [board.tiles[h].geometry for h in mi.ids]
+    ov_hex = override[0]
+    geoms[index[ov_hex]] = geometry(override[1], override[2])
+    tokens: dict[tuple[str, int], tuple[str, ...]] = {
+        k: v for k, v in board.tokens.items() if k[0] != ov_hex}
+    for ci, syms in override[3].items():
+        tokens[(ov_hex, ci)] = tuple(syms)
+    walk = _Walk(board, entity, rules, mi, geoms, tokens, frozenset())
+    nodes: list[int] = []
+    for (hid, ci), held in tokens.items():
+        if entity in held:
+            hi = index[hid]
+            cities = geoms[hi].cities
+            if ci < len(cities):
+                nodes.append(hi * _PER_HEX + cities[ci])
+    backward = _leads_from(walk, wanted, frozenset(nodes))
+    if backward is not None:
+        return backward
+    seen_nodes = set(nodes)
+    seen_paths: set[int] = set()
+    paths: list[int] = []
+    links = mi.links
+    while nodes or paths:
+        while nodes:
+            key = nodes.pop()
+            hi = key // _PER_HEX
+            base = hi * _PER_HEX
+            for pi in geoms[hi].node_paths.get(key - base, ()):
+                if base + pi not in seen_paths:
+                    seen_paths.add(base + pi)
+                    paths.append(base + pi)
+        if not paths:
+            break
+        ref = paths.pop()
+        if ref in wanted:
+            return True
+        hi = ref // _PER_HEX
+        base = hi * _PER_HEX
+        g = geoms[hi]
+        path = g.paths[ref - base]
+        if not path.terminal:
+            for n in path.nodes:
+                nxt = base + n
+                if nxt not in seen_nodes and not walk.blocks(nxt, g):
+                    seen_nodes.add(nxt)
+                    nodes.append(nxt)
+        gauge = path.gauge
+        hl = links[hi]
+        for e in path.edges:
+            other = hl[e]
+            if other < 0:
+                continue
+            og = geoms[other]
+            obase = other * _PER_HEX
+            for npi in og.edge_paths.get(_OPPOSITE[e], ()):
+                if obase + npi not in seen_paths and og.paths[npi].gauge == gauge:
+                    seen_paths.add(obase + npi)
+                    paths.append(obase + npi)
+    return False
+
+
+_BACKWARD_LIMIT = 48
+"""Paths the backward search of :func:`_leads_from` looks at before it gives up."""
+
+_REVERSE: dict[int, tuple[MapSpec, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _reverse_links(spec: MapSpec, mi: _MapIndex) -> tuple[tuple[int, ...], ...]:
+    """Per hex ``i`` and edge ``e``: the hex track crosses *from* into edge ``e`` of hex
+    ``i`` (its ``links`` entry points at ``i``), -1 where none (cached per map)."""
+    got = _REVERSE.get(id(spec))
+    if got is not None and got[0] is spec:
+        return got[1]
+    table = [[-1] * 6 for _ in mi.ids]
+    for h, row in enumerate(mi.links):
+        for e, other in enumerate(row):
+            if other >= 0:
+                table[other][_OPPOSITE[e]] = h
+    rev = tuple(tuple(r) for r in table)
+    _REVERSE[id(spec)] = (spec, rev)
+    return rev
+
+
+def _leads_from(walk: _Walk, wanted: frozenset[int], sources: frozenset[int]) -> bool | None:
+    """The relaxed walk of :func:`may_walk_any` searched backwards from the ``wanted``
+    paths: True when a source node (a token city) leads to one, False when none does,
+    None when the search gives up (more than :data:`_BACKWARD_LIMIT` paths lead there).
+    Cheap where the new track is cut off: its few paths are soon all looked at."""
+    geoms = walk.geoms
+    rev = _reverse_links(walk.board.spec, walk.mi)
+    seen = set(wanted)
+    todo = list(wanted)
+    nodes_seen: set[int] = set()
+    while todo:
+        if len(seen) > _BACKWARD_LIMIT:
+            return None
+        ref = todo.pop()
+        hi = ref // _PER_HEX
+        base = hi * _PER_HEX
+        g = geoms[hi]
+        path = g.paths[ref - base]
+        for n in path.nodes:  # the walk enters a path from each of its nodes
+            key = base + n
+            if key in nodes_seen:
+                continue
+            nodes_seen.add(key)
+            if key in sources:
+                return True
+            if walk.blocks(key, g):
+                continue
+            for pi, other in enumerate(g.paths):
+                if not other.terminal and n in other.nodes and base + pi not in seen:
+                    seen.add(base + pi)
+                    todo.append(base + pi)
+        gauge = path.gauge
+        row = rev[hi]
+        for e in path.edges:  # and across each of its edges
+            src = row[e]
+            if src < 0:
+                continue
+            sg = geoms[src]
+            sbase = src * _PER_HEX
+            for pi in sg.edge_paths.get(_OPPOSITE[e], ()):
+                if sbase + pi not in seen and sg.paths[pi].gauge == gauge:
+                    seen.add(sbase + pi)
+                    todo.append(sbase + pi)
+    return False
 
 
 class _Walk:

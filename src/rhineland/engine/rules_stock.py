@@ -367,9 +367,13 @@ class StockRules:
     def player_value(self, game: Game, player: Player) -> int:
         """Cash plus certificates at the current share price (privates count 0)."""
         total = player.cash
+        pid = player.id
         for corp in game.corporations.values():
             if corp.share_price is None or corp.closed:
                 continue
-            pct = corp.percent_of(player.id)
+            pct = 0  # corp.percent_of(pid), summed inline: asked for every observation
+            for cert in corp.certificates:
+                if cert.owner == pid:
+                    pct += cert.percent
             total += corp.share_price.price * pct // 10
         return total

@@ -89,6 +89,23 @@ class TrainRules:
                                    and t.spec.available_on in phases_seen)
         ] + game.discarded_trains()
 
+    def train_available(self, game: Game, train: Any) -> bool:
+        """Whether ``train`` is one of :meth:`available_depot_trains` (a depot train of the
+        next type or of a type made available, or a train in the open market), asked
+        without listing them (a title overriding that method is asked through it)."""
+        if type(self).available_depot_trains is not TrainRules.available_depot_trains:
+            return train in self.available_depot_trains(game)
+        if train.rusted:
+            return False
+        if train.owner is None:  # in the depot
+            first = next(t for t in game.state.trains if t.owner is None and not t.rusted)
+            if train.name == first.name:
+                return True
+            on = train.spec.available_on
+            return on is not None and on in {
+                p.name for p in game.data.phases[: game.state.phase + 1]}
+        return train.owner == MARKET and train.id in game.state.discard_order
+
     def check_buy_train(self, game: Game, rnd: OperatingRound, entity: Any,
                         action: BuyTrain) -> None:
         """Every check of :meth:`buy_train`, made before anything changes: once it
@@ -96,7 +113,7 @@ class TrainRules:
         other).  Raises ``GameError`` (``"train.available"``, ``"train.price"``,
         ``"train.limit"``, ``"train.cash"`` ...)."""
         train = game.train(action.train)
-        if train not in self.available_depot_trains(game):
+        if not self.train_available(game, train):
             if train.owner in (None, MARKET) or train.owner == entity.sym:
                 raise GameError(f"train {train.id} is not for sale now", "train.available")
             self.check_buy_train_from_other(game, rnd, entity, train, action.price)

@@ -360,7 +360,11 @@ class ActionCodec:
                 self._add(by_code, codes, base, (c, lo))
                 if self._slots[base][0] in _LEVELLED:
                     for k, amount in amounts:
-                        self._add(by_code, codes, base + k, (c, amount))
+                        code = base + k
+                        if code in by_code:  # a clash: _add raises
+                            self._add(by_code, codes, code, (c, amount))
+                        by_code[code] = (c, amount)
+                        codes.append(code)
                 else:  # looked up one by one
                     for _, amount in amounts:
                         self._add(by_code, codes, self.code_of(game, c.at(amount), c),

@@ -149,6 +149,13 @@ class BoardRules:
         """Memo of the tile-lay check that a rotated tile fits its hex (its exits lead
         where track may go, the old track and cities kept): keyed by hex, old tile and
         rotation, new tile and rotation (see ``tile_lays``)."""
+        self._blockers: dict[str, tuple[str, ...]] = {}
+        """Hex -> the privates (in title order) whose ``blocks_hexes`` ability lists it."""
+        for p in data.privates:
+            ab = p.ability("blocks_hexes")
+            for hid in () if ab is None else ab.get("hexes", ()):
+                if p.sym not in self._blockers.get(hid, ()):
+                    self._blockers[hid] = (*self._blockers.get(hid, ()), p.sym)
 
     # -- board setup ----------------------------------------------------------------
     def setup_tokens(self) -> tuple[tuple[str, int, str], ...]:
@@ -235,18 +242,15 @@ class BoardRules:
         Default: an open, player-owned private with an unused ``blocks_hexes``
         ability listing the hex.
         """
-        for p in self.data.privates:
-            ab = p.ability("blocks_hexes")
-            if ab is None or hex_id not in ab.get("hexes", ()):
-                continue
-            st = ctx.privates.get(p.sym)
+        for sym in self._blockers.get(hex_id, ()):
+            st = ctx.privates.get(sym)
             if st is None or st.closed or st.used or st.owner is None:
                 continue
-            if p.sym == actor:
+            if sym == actor:
                 continue
-            if self.blocker_exempt(ctx, p.sym, st, hex_id, actor):
+            if self.blocker_exempt(ctx, sym, st, hex_id, actor):
                 continue
-            return p.sym
+            return sym
         return None
 
     def blocker_exempt(

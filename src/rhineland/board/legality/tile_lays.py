@@ -11,6 +11,7 @@ from rhineland.board.graph import (
     compute_connectivity,
     hex_links,
     known_connectivity,
+    may_walk_any,
     remember_connectivity,
 )
 from rhineland.board.legality.rules import (
@@ -246,7 +247,9 @@ def _walks_any(
 
     Known without a walk where a token city of the new tile holds one of the paths, or
     where the walk of the board as it stands first enters the hex by one of them
-    (:func:`_entered_by`); else walked with the new tile until one is found."""
+    (:func:`_entered_by`), or where not even a relaxed walk reaches one
+    (:func:`~rhineland.board.graph.may_walk_any`); else walked with the new tile until
+    one is found."""
     wanted = frozenset(indices)
     if not wanted:
         return False
@@ -261,27 +264,27 @@ def _walks_any(
             return True
     own = any(ctx.entity in syms for syms in seats.values()) or any(
         ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id)
-    if not own and _entered_by(ctx, hex_id, new, wanted):
+    if not own and _entered_by(ctx, hex_id, new, wanted, seats):
         return True  # no token of the entity on the hex: often known without the walk
     targets = frozenset((hex_id, i) for i in wanted)
+    override = (hex_id, new_tile, rotation % 6, seats)
+    if not may_walk_any(ctx.board, ctx.entity, ctx.rules, override, targets):
+        return False  # not even a walk free to reverse and reuse track gets there
     conn = compute_connectivity(
-        ctx.board,
-        ctx.entity,
-        ctx.rules,
-        override=(hex_id, new_tile, rotation % 6, seats),
-        stop_at=targets,
-    )
+        ctx.board, ctx.entity, ctx.rules, override=override, stop_at=targets)
     return bool(targets & conn.paths)
 
 
 def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
-                wanted: frozenset[int]) -> bool:
-    """Whether the network walk with the new tile on ``hex_id`` (``new``) surely walks
-    one of its ``wanted`` paths, known from the walk of the board as it stands: where
-    the entity has no token on the hex (the caller's condition), that walk is the same
-    until it first finds track on the hex
+                wanted: frozenset[int], seats: dict[int, list[str]]) -> bool:
+    """Whether the network walk with the new tile on ``hex_id`` (``new``, its tokens
+    ``seats``: city index -> syms) surely walks one of its ``wanted`` paths, known from
+    the walk of the board as it stands: where the entity has no token on the hex (the
+    caller's condition), that walk is the same until it first finds track on the hex
     (:meth:`~rhineland.board.graph.Connectivity.first_looks`), and there it walks every
-    path of the new tile on that edge with that gauge.  False: not known so (or that
+    path of the new tile on that edge with that gauge, and then, the hex being untouched
+    till then, every path of each node those paths lead into (a path that is not
+    terminal; a city that does not block the entity).  False: not known so (or that
     walk is not at hand: listing lays makes it, checking one lay does not)."""
     conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
     if conn is None:
@@ -290,8 +293,26 @@ def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
     for back, gauge in looks or ():
         found = [pi for pi in new.edge_paths.get(back, ()) if new.paths[pi].gauge == gauge]
         if found:
-            return not wanted.isdisjoint(found)
+            if not wanted.isdisjoint(found):
+                return True
+            return any(
+                not wanted.isdisjoint(new.node_paths.get(part, ()))
+                and not _blocks(ctx, hex_id, new, part, seats)
+                for pi in found if not new.paths[pi].terminal
+                for part in new.paths[pi].nodes
+            )
     return False
+
+
+def _blocks(ctx: LayContext, hex_id: str, new: TileGeometry, part: int,
+            seats: dict[int, list[str]]) -> bool:
+    """Whether node ``part`` of the new tile on ``hex_id`` (tokens ``seats``) stops the
+    entity's walk, as the walk asks it (a town never does)."""
+    if part not in new.cities:
+        return False
+    ci = new.cities.index(part)
+    return ctx.rules.city_blocks(ctx.board, hex_id, ci, ctx.entity, list(seats.get(ci, ())),
+                                 new.tile.node(part).slots)
 
 
 def legal_tile_lays(ctx: LayContext) -> list[Lay]:

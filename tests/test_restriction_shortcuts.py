@@ -1,0 +1,61 @@
+"""The track restriction's shortcuts give the network walk's answer.
+
+``tile_lays._walks_any`` ("with this tile laid, does the entity's network walk one of
+these of its paths?") answers without the walk where it can: the relaxed walk
+(``graph.may_walk_any``) proves that no path is reached, the walk of the board as it
+stands shows the first entry into the hex (and the nodes behind it) reaching one.  At
+every track-step position of seeded random games of both titles, for each normal lay
+option and each path of its tile alone, the answer equals the complete walk with the
+tile laid; the relaxed walk is never False where the walk reaches the path; and both
+shortcuts decide some of the cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from play import random_positions
+from rhineland.board.graph import compute_connectivity, may_walk_any
+from rhineland.board.legality import remap_tokens, tile_lays
+from rhineland.board.upgrades import geometry
+from rhineland.sim.selfplay import TITLE_PLAYERS
+
+ACTIONS = 700
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_shortcut_answers_equal_the_walk(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    walks = 0
+
+    def counting_walk(*args: object, **kwargs: object) -> object:
+        nonlocal walks
+        walks += 1
+        return compute_connectivity(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tile_lays, "compute_connectivity", counting_walk)
+    asked = reached = relaxed_no = known = 0
+    for game in random_positions(title, 4, ACTIONS):
+        ctx, lays = game.tile_lay_options()
+        if ctx is None:
+            continue
+        for lay in lays:
+            if lay.special:
+                continue
+            tile = ctx.data.tiles[lay.tile]
+            seats = remap_tokens(ctx.board, lay.hex, tile, lay.rotation)
+            override = (lay.hex, tile, lay.rotation, seats)
+            walked = compute_connectivity(ctx.board, ctx.entity, ctx.rules,
+                                          override=override).paths
+            for i in range(len(geometry(tile, lay.rotation).paths)):
+                expected = (lay.hex, i) in walked
+                before = walks
+                answer = tile_lays._walks_any(ctx, lay.hex, tile, lay.rotation, [i])
+                assert answer == expected
+                known += answer and walks == before
+                maybe = may_walk_any(ctx.board, ctx.entity, ctx.rules, override,
+                                     frozenset({(lay.hex, i)}))
+                assert maybe or not expected
+                asked += 1
+                reached += expected
+                relaxed_no += not maybe
+    assert asked > 100 and 0 < reached < asked
+    assert relaxed_no > 0 and known > 0
