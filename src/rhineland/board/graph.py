@@ -37,7 +37,7 @@ real walk cannot reach some track (the track restriction asks it before walking)
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Protocol
@@ -46,7 +46,7 @@ from rhineland.board.board import Board
 from rhineland.board.hexgrid import opposite
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile
-from rhineland.board.upgrades import TileGeometry, geometry
+from rhineland.board.upgrades import RotatedPath, TileGeometry, geometry
 
 # a chain of track can be a few hundred paths long; the walk recurses along it
 if sys.getrecursionlimit() < 10_000:
@@ -316,19 +316,26 @@ def may_walk_any(
                 if nxt not in seen_nodes and not walk.blocks(nxt, g):
                     seen_nodes.add(nxt)
                     nodes.append(nxt)
-        gauge = path.gauge
-        hl = links[hi]
-        for e in path.edges:
-            other = hl[e]
-            if other < 0:
-                continue
-            og = geoms[other]
-            obase = other * _PER_HEX
-            for npi in og.edge_paths.get(_OPPOSITE[e], ()):
-                if obase + npi not in seen_paths and og.paths[npi].gauge == gauge:
-                    seen_paths.add(obase + npi)
-                    paths.append(obase + npi)
+        _cross_edges(geoms, links[hi], path, seen_paths, paths)
     return False
+
+
+def _cross_edges(geoms: Sequence[TileGeometry], row: Sequence[int], path: RotatedPath,
+                 seen: set[int], out: list[int]) -> None:
+    """Append to ``out`` (and ``seen``) the path refs of the same gauge met across each
+    edge of ``path``: ``row[e]`` is the hex across edge ``e`` (the map's links for a
+    forward search, :func:`_reverse_links` for a backward one), -1 where none."""
+    gauge = path.gauge
+    for e in path.edges:
+        other = row[e]
+        if other < 0:
+            continue
+        og = geoms[other]
+        obase = other * _PER_HEX
+        for npi in og.edge_paths.get(_OPPOSITE[e], ()):
+            if obase + npi not in seen and og.paths[npi].gauge == gauge:
+                seen.add(obase + npi)
+                out.append(obase + npi)
 
 
 _BACKWARD_LIMIT = 48
@@ -384,18 +391,7 @@ def _leads_from(walk: _Walk, wanted: frozenset[int], sources: frozenset[int]) ->
                 if not other.terminal and n in other.nodes and base + pi not in seen:
                     seen.add(base + pi)
                     todo.append(base + pi)
-        gauge = path.gauge
-        row = rev[hi]
-        for e in path.edges:  # and across each of its edges
-            src = row[e]
-            if src < 0:
-                continue
-            sg = geoms[src]
-            sbase = src * _PER_HEX
-            for pi in sg.edge_paths.get(_OPPOSITE[e], ()):
-                if sbase + pi not in seen and sg.paths[pi].gauge == gauge:
-                    seen.add(sbase + pi)
-                    todo.append(sbase + pi)
+        _cross_edges(geoms, rev[hi], path, seen, todo)  # and across each of its edges
     return False
 
 
