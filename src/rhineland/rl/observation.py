@@ -94,6 +94,8 @@ class ObservationEncoder:
     """Encodes a game of ``title`` with ``num_players`` players as seen from one seat
     (see the module docstring for the layout).  ``size`` is the vector's length.
 
+    One encoder serves one thread at a time (it fills one work vector, then copies it).
+
     Raises ``GameError`` / ``ExportError`` for an unknown title or player count."""
 
     def __init__(self, title: str, num_players: int) -> None:
