@@ -73,6 +73,9 @@ def replay_against_trace(export_rel: str, trace_rel: str) -> tuple[int, int]:
         diff = first_difference(game_state(game), entry)
         assert diff is None, f"action {action.id} ({action.type}): {diff}"
         check_invariants(game, start_money)
+        # the one-pass values (observations) are the reference's values too
+        assert {str(k): v for k, v in game.player_values().items()} == {
+            k: int(p["value"]) for k, p in entry["players"].items()}, f"action {action.id}"
         matched += 1
     if trace.get("finished"):
         assert game.finished

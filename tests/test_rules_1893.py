@@ -291,6 +291,7 @@ def test_bonds_cost_100_lowest_numbered_first_and_count_100_in_value() -> None:
     assert p1.cash == 10 and "AdSK-1" in p1.companies and game.bank.cash == bank + 100
     assert game.private("AdSK-1").owner == 1001
     assert game.player_value(p1) == value == trace_entry("g07", 9)["players"]["1001"]["value"]
+    assert game.player_values()[1001] == value  # the one-pass values count the bond too
 
 
 @needs_shared

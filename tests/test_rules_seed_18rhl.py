@@ -321,6 +321,7 @@ def test_seed_bank_loan_is_deducted_doubled_from_the_final_value() -> None:
     assert p1.cash == 0 and adr.cash == 0
     # cash 80 - 80 paid; the loan counts twice: 0 + 50% x 80M - 2 x 15M = 10M
     assert game.player_value(p1) == 0 + 5 * 80 - 2 * 15
+    assert game.player_values()[1] == 0 + 5 * 80 - 2 * 15  # the one-pass values too
     assert value_before == 65 + 5 * 80
     data = orjson.loads(orjson.dumps(to_export(game)))
     assert {"type": "take_loan", "entity": 1, "amount": 15}.items() <= next(

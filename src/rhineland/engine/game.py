@@ -380,6 +380,10 @@ class Game:
         """Score (M): cash + certificates at market value (+ title extras)."""
         return self.title.player_value(self, player)
 
+    def player_values(self) -> dict[int, int]:
+        """:meth:`player_value` of every player, by player id (one pass; for observations)."""
+        return self.title.player_values(self)
+
     # -- phases and trains -------------------------------------------------------
     def depot_trains(self) -> list[Train]:
         """Trains still in the depot, in order."""

@@ -365,7 +365,8 @@ class StockRules:
 
     # -- scoring ----------------------------------------------------------------------------
     def player_value(self, game: Game, player: Player) -> int:
-        """Cash plus certificates at the current share price (privates count 0)."""
+        """Score in M: cash plus certificates at the current share price (privates count 0)
+        plus the title's :meth:`value_extra`."""
         total = player.cash
         pid = player.id
         for corp in game.corporations.values():
@@ -376,4 +377,30 @@ class StockRules:
                 if cert.owner == pid:
                     pct += cert.percent
             total += corp.share_price.price * pct // 10
-        return total
+        return total + self.value_extra(game, player)
+
+    def player_values(self, game: Game) -> dict[int, int]:
+        """:meth:`player_value` of every player, by player id (in seat order): the
+        certificates counted in one pass over the corporations (an observation asks for
+        every player's value)."""
+        players = game.state.players
+        totals = {p.id: p.cash for p in players}
+        for corp in game.corporations.values():
+            sp = corp.share_price
+            if sp is None or corp.closed:
+                continue
+            pcts: dict[int, int] = {}
+            for cert in corp.certificates:
+                owner = cert.owner
+                if isinstance(owner, int) and owner in totals:
+                    pcts[owner] = pcts.get(owner, 0) + cert.percent
+            for pid, pct in pcts.items():
+                totals[pid] += sp.price * pct // 10
+        for p in players:
+            totals[p.id] += self.value_extra(game, p)
+        return totals
+
+    def value_extra(self, game: Game, player: Player) -> int:
+        """M a title adds to (or, negative, takes from) a player's value beyond cash and
+        certificates (default 0).  Title hook."""
+        return 0

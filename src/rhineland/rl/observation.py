@@ -62,6 +62,17 @@ STEPS = ("waterfall_auction", "company_pending_par", "buy_sell_par_shares", "tra
 COLORS = ("white", "yellow", "green", "brown", "gray")
 
 
+def _percent(pct: int, _memo: dict[int, np.float32] = {}) -> np.float32:  # noqa: B006
+    """``pct`` / 100 as float32 (memoised: few values)."""
+    got = _memo.get(pct)
+    if got is None:
+        got = _memo[pct] = np.float32(pct / 100)
+    return got
+
+
+_PERCENT = _percent
+
+
 @dataclass(frozen=True)
 class Segment:
     """One named part of the flat vector: ``shape``, first index ``offset`` and ``size``
@@ -82,6 +93,8 @@ class Segment:
 class ObservationEncoder:
     """Encodes a game of ``title`` with ``num_players`` players as seen from one seat
     (see the module docstring for the layout).  ``size`` is the vector's length.
+
+    One encoder serves one thread at a time (it fills one work vector, then copies it).
 
     Raises ``GameError`` / ``ExportError`` for an unknown title or player count."""
 
@@ -139,6 +152,9 @@ class ObservationEncoder:
             offset += seg.size
         self.size = offset
         self._names = [s.name for s in self.layout]
+        self._offset = {s.name: s.offset for s in self.layout}
+        self._work = np.zeros(self.size, dtype=np.float32)
+        self._work_views = dict(zip(self._names, self._views(self._work), strict=True))
 
     # -- views ---------------------------------------------------------------------------
     def as_dict(self, flat: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
@@ -188,8 +204,9 @@ class ObservationEncoder:
         n = self.num_players
         if not 0 <= seat < n:
             raise IndexError(f"seat {seat} out of range 0..{n - 1}")
-        flat = np.zeros(self.size, dtype=np.float32)
-        v = dict(zip(self._names, self._views(flat), strict=True))
+        flat = self._work  # filled here, returned as a copy (its views made once)
+        flat.fill(0)
+        v = self._work_views
         st = game.state
         ids = [p.id for p in st.players]
         rel = {pid: (i - seat) % n for i, pid in enumerate(ids)}
@@ -212,12 +229,21 @@ class ObservationEncoder:
             for pid in game.acting_entities()[:1]:
                 v["acting"][rel[pid]] = 1
             v["priority"][rel[game.title.trace_priority(game).id]] = 1
-        players, shares = v["players"], v["shares"]
+        players = v["players"]
+        values = game.player_values()
+        # counts and percentages summed per flat index (shares as float32, in certificate
+        # order, as adding into the vector sums them), written once at the end
+        adds: dict[int, float | np.float32] = {}
+        off = self._offset
+        nc = len(self.corps)
+        train_index = self._train_index
+        percent = _PERCENT
         for p in st.players:
             r = rel[p.id]
-            players[r] = (p.cash / 1000, game.player_value(p) / 1000, float(p.bankrupt),
+            players[r] = (p.cash / 1000, values[p.id] / 1000, float(p.bankrupt),
                           len(p.companies))
         cur_sym = getattr(current, "sym", None)
+        nt = len(self.train_names)
         for ci, sym in enumerate(self.corps):
             corp = game.corporations.get(sym)
             if corp is None:
@@ -233,7 +259,10 @@ class ObservationEncoder:
                     market += cert.percent
                     receivership = receivership or cert.president
                 elif owner in rel:
-                    shares[rel[owner], ci] += cert.percent / 100  # type: ignore[index]
+                    k = off["shares"] + rel[owner] * nc + ci  # type: ignore[index]
+                    got = adds.get(k)
+                    frac = percent(cert.percent)
+                    adds[k] = frac if got is None else got + frac
                 if cert.president:
                     pres = owner
             sp, par = corp.share_price, corp.par_price
@@ -245,8 +274,10 @@ class ObservationEncoder:
                 float(corp.operated))
             if isinstance(pres, int) and pres in rel:
                 v["president"][ci, rel[pres]] = 1
+            row = off["corp_trains"] + ci * nt
             for t in corp.trains:
-                v["corp_trains"][ci, self._train_index[t.name]] += 1
+                k = row + train_index[t.name]
+                adds[k] = adds.get(k, 0) + 1
         for mi, sym in enumerate(self.minors):
             minor = game.minors.get(sym)
             if minor is None:
@@ -255,8 +286,10 @@ class ObservationEncoder:
                                float(minor.closed), float(cur_sym == sym), minor.cash / 1000)
             if minor.owner in rel:
                 v["minor_owner"][mi, rel[minor.owner]] = 1
+            row = off["minor_trains"] + mi * nt
             for t in minor.trains:
-                v["minor_trains"][mi, self._train_index[t.name]] += 1
+                k = row + train_index[t.name]
+                adds[k] = adds.get(k, 0) + 1
         for qi, sym in enumerate(self.privates):
             priv = game.privates.get(sym)
             if priv is None:
@@ -270,9 +303,14 @@ class ObservationEncoder:
             else:
                 v["privates"][qi, n + 1] = 1
             v["privates"][qi, n + 2] = float(priv.closed)
+        depot = off["depot"]
         for t in game.depot_trains():
-            v["depot"][self._train_index[t.name], 0] += 1
+            k = depot + train_index[t.name] * 2
+            adds[k] = adds.get(k, 0) + 1
         for t in game.discarded_trains():
-            v["depot"][self._train_index[t.name], 1] += 1
+            k = depot + train_index[t.name] * 2 + 1
+            adds[k] = adds.get(k, 0) + 1
+        if adds:
+            flat[list(adds)] = list(adds.values())
         self._board_part(game, v)
-        return flat
+        return flat.copy()

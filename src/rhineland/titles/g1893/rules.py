@@ -141,10 +141,10 @@ class Cologne(CologneStock, CologneMergers, Title):
         game.state.players = game.state.players[i:] + game.state.players[:i]
 
     # -- scoring ----------------------------------------------------------------------
-    def player_value(self, game: Game, player: Player) -> int:
-        """Cash, shares at market price, and the face value of privates, minors and bonds."""
-        total = super().player_value(game, player)
-        return total + sum(game.private(s).spec.value for s in player.companies)
+    def value_extra(self, game: Game, player: Player) -> int:
+        """The face value of the player's privates, minors and bonds (added to cash and
+        shares at market price)."""
+        return sum(game.private(s).spec.value for s in player.companies)
 
     # -- operating round ----------------------------------------------------------------
     def operating_order(self, game: Game) -> list[str]:

@@ -475,11 +475,10 @@ class Rhl(Title):
         """Player id -> bank loans owed (M; seed rule set, :mod:`.seed_steps`)."""
         return dict(rhl_state(game).loans)
 
-    def player_value(self, game: Game, player: Player) -> int:
-        """Cash plus certificates at the current share price, less each bank loan
-        ``loan_penalty`` times (seed rule set: "deducted doubled from final wealth")."""
-        loans = rhl_state(game).loans.get(player.id, 0)
-        return super().player_value(game, player) - self.rule_set.loan_penalty * loans
+    def value_extra(self, game: Game, player: Player) -> int:
+        """Each bank loan ``loan_penalty`` times, deducted from cash plus certificates at
+        the current share price (seed rule set: "deducted doubled from final wealth")."""
+        return -self.rule_set.loan_penalty * rhl_state(game).loans.get(player.id, 0)
 
     def priority_player(self, game: Game) -> Player:
         """The player with the most cash; on a tie the player after the last one to act."""
