@@ -1683,20 +1683,20 @@ def _branch_and_bound(
                 if nb is None:
                     continue
                 lim = nb
+            if len(lims) == 2 and cur + val + lim > best:
+                # the last two trains: a small branch and bound on their pair
+                upto = (1 << i) - 1
+                ia, ib = index[level + 1], index[level + 2]
+                base_a = _pieces(ia.alive & ~(nxt[0] | upto if same else nxt[0]))
+                base_b = _pieces(ib.alive & ~(nxt[1] | upto if same > 1 else nxt[1]))
+                pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
+                                 negs[level + 1], negs[level + 2])
+                if pb is not None:
+                    lim = min(lim, pb)
             if len(lims) > 1 and cur + val + lim > best:
                 # the trains left share no track: at most one takes a crowded unit set
                 lim = min(lim, _crowd_bound(index, level + 1, list(nxt), lims, same,
                                             (1 << i) - 1))
-                if len(lims) == 2 and cur + val + lim > best:
-                    # the last two trains: a small branch and bound on their pair
-                    upto = (1 << i) - 1
-                    ia, ib = index[level + 1], index[level + 2]
-                    base_a = _pieces(ia.alive & ~(nxt[0] | upto if same else nxt[0]))
-                    base_b = _pieces(ib.alive & ~(nxt[1] | upto if same > 1 else nxt[1]))
-                    pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
-                                     negs[level + 1], negs[level + 2])
-                    if pb is not None:
-                        lim = min(lim, pb)
             b = cur + val + lim
             if b <= best:
                 pruned = max(pruned, b)
