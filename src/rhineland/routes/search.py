@@ -1688,7 +1688,10 @@ def _branch_and_bound(
                 upto = (1 << i) - 1
                 ia, ib = index[level + 1], index[level + 2]
                 base_a = _pieces(ia.alive & ~(nxt[0] | upto if same else nxt[0]))
-                base_b = _pieces(ib.alive & ~(nxt[1] | upto if same > 1 else nxt[1]))
+                if ib is ia and same != 1 and nxt[1] == nxt[0]:
+                    base_b = base_a  # one list, the same clashes and the same start
+                else:
+                    base_b = _pieces(ib.alive & ~(nxt[1] | upto if same > 1 else nxt[1]))
                 pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
                                  negs[level + 1], negs[level + 2])
                 if pb is not None:
