@@ -1627,6 +1627,7 @@ def _branch_and_bound(
         # one train left after this level: its candidates beside the picks so far, once
         last = index[level + 1].alive & ~later[0] if len(later) == 1 else 0
         last_negs = negs[level + 1] if len(later) == 1 else []
+        frees: list[int] = []
         first_new = start_new[level] if need else 0  # indices below: the last pass had them
         skip_old = False
         for i in _set_bits(free):
@@ -1670,11 +1671,20 @@ def _branch_and_bound(
             elif later:
                 upto = (1 << i) - 1
                 nx: list[int] = []
+                frees.clear()  # per level left: its live candidates beside the picks
                 for j, cf in enumerate(later):
                     ix = index[level + 1 + j]
+                    if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
+                            and cf == later[j - 1]:
+                        nx.append(nx[-1])  # one list, the same clashes and start
+                        frees.append(frees[-1])
+                        lims.append(lims[-1])
+                        continue
                     cf |= ix.clashes(c)
                     nx.append(cf)
-                    lims.append(ix.best_ub(cf | upto if j < same else cf))
+                    fr = ix.alive & ~(cf | upto if j < same else cf)
+                    frees.append(fr)
+                    lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
                 nxt = tuple(nx)
                 lim = sum(lims)
             still = i < first_new
@@ -1685,13 +1695,9 @@ def _branch_and_bound(
                 lim = nb
             if len(lims) == 2 and cur + val + lim > best:
                 # the last two trains: a small branch and bound on their pair
-                upto = (1 << i) - 1
                 ia, ib = index[level + 1], index[level + 2]
-                base_a = _pieces(ia.alive & ~(nxt[0] | upto if same else nxt[0]))
-                if ib is ia and same != 1 and nxt[1] == nxt[0]:
-                    base_b = base_a  # one list, the same clashes and the same start
-                else:
-                    base_b = _pieces(ib.alive & ~(nxt[1] | upto if same > 1 else nxt[1]))
+                base_a = _pieces(frees[0])
+                base_b = base_a if frees[1] is frees[0] else _pieces(frees[1])
                 pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
                                  negs[level + 1], negs[level + 2])
                 if pb is not None:
