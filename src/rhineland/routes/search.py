@@ -1013,6 +1013,8 @@ class _Index:
         self._memo_cap = max(16, MEMO_BITS // max(1, len(cands)))
         self._counts: list[int] | None = None
         self._near_rows: dict[int, int] = {}  # per unit-set id: candidates using it
+        self._chunked: dict[int, list[int]] = {}  # using (id), near (~id) in pieces
+        self._orders: dict[int, list[int]] = {}  # per candidate pos: order()
 
     def _build(self) -> list[int]:
         n = len(self.cands)
@@ -1026,7 +1028,7 @@ class _Index:
                 m ^= low
         return [int.from_bytes(r, "little") for r in rows]
 
-    def _near_ids(self, j: int) -> int:
+    def near_ids(self, j: int) -> int:
         """Bitmask of the unit-set ids meeting unit set ``j``."""
         got = self._near.get(j)
         if got is None:
@@ -1048,7 +1050,7 @@ class _Index:
             using = self._by_id
             rows = len(using)
             got = 0
-            near = self._near_ids(j)
+            near = self.near_ids(j)
             while near:
                 low = near & -near
                 x = low.bit_length() - 1
@@ -1094,6 +1096,16 @@ class _Index:
             return None
         return self.cands[(free & -free).bit_length() - 1]
 
+    def order(self, c: Candidate) -> list[int]:
+        """All the unit-set ids of ``c.sure`` in :meth:`crowded` order (kept per
+        candidate of this list, by ``pos``)."""
+        got = self._orders.get(c.pos)
+        if got is None or self.cands[c.pos] is not c:
+            got = self.crowded(c, len(self._masks))
+            if self.cands[c.pos] is c:
+                self._orders[c.pos] = got
+        return got
+
     def crowded(self, c: Candidate, most: int) -> list[int]:
         """Up to ``most`` of the unit-set ids in ``c.sure``: those that the most candidates
         of this list surely use first (ties: the lower id)."""
@@ -1112,6 +1124,25 @@ class _Index:
             m ^= low
         ids.sort(key=lambda x: (-counts[x] if x < len(counts) else 0, x))
         return ids[:most]
+
+    def near(self, x: int) -> int:
+        """Bitset of this list's candidates with a unit set in ``sure`` meeting unit set
+        ``x``: each of them shares a unit with every candidate surely using ``x``."""
+        return self._near_row(x)
+
+    def using_chunks(self, x: int) -> list[int]:
+        """:meth:`using` as :func:`_pieces` (kept per unit-set id)."""
+        got = self._chunked.get(x)
+        if got is None:
+            got = self._chunked[x] = _pieces(self.using(x))
+        return got
+
+    def near_chunks(self, x: int) -> list[int]:
+        """:meth:`near` as :func:`_pieces` (kept per unit-set id)."""
+        got = self._chunked.get(~x)
+        if got is None:
+            got = self._chunked[~x] = _pieces(self.near(x))
+        return got
 
     def using(self, x: int) -> int:
         """Bitset of this list's candidates whose ``sure`` holds unit set ``x``: they all
@@ -1596,6 +1627,7 @@ def _branch_and_bound(
         # one train left after this level: its candidates beside the picks so far, once
         last = index[level + 1].alive & ~later[0] if len(later) == 1 else 0
         last_negs = negs[level + 1] if len(later) == 1 else []
+        frees: list[int] = []
         first_new = start_new[level] if need else 0  # indices below: the last pass had them
         skip_old = False
         for i in _set_bits(free):
@@ -1639,11 +1671,20 @@ def _branch_and_bound(
             elif later:
                 upto = (1 << i) - 1
                 nx: list[int] = []
+                frees.clear()  # per level left: its live candidates beside the picks
                 for j, cf in enumerate(later):
                     ix = index[level + 1 + j]
+                    if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
+                            and cf == later[j - 1]:
+                        nx.append(nx[-1])  # one list, the same clashes and start
+                        frees.append(frees[-1])
+                        lims.append(lims[-1])
+                        continue
                     cf |= ix.clashes(c)
                     nx.append(cf)
-                    lims.append(ix.best_ub(cf | upto if j < same else cf))
+                    fr = ix.alive & ~(cf | upto if j < same else cf)
+                    frees.append(fr)
+                    lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
                 nxt = tuple(nx)
                 lim = sum(lims)
             still = i < first_new
@@ -1652,6 +1693,15 @@ def _branch_and_bound(
                 if nb is None:
                     continue
                 lim = nb
+            if len(lims) == 2 and cur + val + lim > best:
+                # the last two trains: a small branch and bound on their pair
+                ia, ib = index[level + 1], index[level + 2]
+                base_a = _pieces(frees[0])
+                base_b = base_a if frees[1] is frees[0] else _pieces(frees[1])
+                pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
+                                 negs[level + 1], negs[level + 2])
+                if pb is not None:
+                    lim = min(lim, pb)
             if len(lims) > 1 and cur + val + lim > best:
                 # the trains left share no track: at most one takes a crowded unit set
                 lim = min(lim, _crowd_bound(index, level + 1, list(nxt), lims, same,
@@ -1723,6 +1773,123 @@ def _crowd_bound(index: list[_Index], first: int, clashes: list[int], lims: list
         if total + gain < best:
             best = total + gain
     return best
+
+
+PAIR_NODES = 64
+"""How many branches :func:`_pair_bound` opens before it gives up."""
+
+_CHUNK_BYTES = 512
+"""Bytes (4,096 bits) of a piece of :func:`_pieces`."""
+
+
+def _pieces(x: int) -> list[int]:
+    """The bitset ``x >= 0`` cut in pieces of :data:`_CHUNK_BYTES` bytes (piece ``k``: bits
+    ``4096 k`` to ``4096 k + 4095``): set operations on the first pieces of big sets cost
+    the pieces, not the sets."""
+    data = x.to_bytes((x.bit_length() + 7) // 8, "little")
+    return [int.from_bytes(data[at:at + _CHUNK_BYTES], "little")
+            for at in range(0, len(data), _CHUNK_BYTES)]
+
+
+def _head(base: list[int], start: int, stop: int, inc: tuple[list[int], ...],
+          exc: tuple[list[int], ...]) -> int:
+    """The lowest index ``i`` with ``start <= i < stop`` in ``base``, in every set of
+    ``inc`` and in no set of ``exc`` (all as :func:`_pieces`); ``stop`` when there is
+    none."""
+    bits = _CHUNK_BYTES * 8
+    k = start // bits
+    low = start - k * bits
+    end = min(len(base), (stop + bits - 1) // bits)
+    while k < end:
+        c = base[k]
+        if low:
+            c = (c >> low) << low
+            low = 0
+        for u in inc:
+            if not c:
+                break
+            c &= u[k] if k < len(u) else 0
+        for u in exc:
+            if not c:
+                break
+            if k < len(u):
+                c ^= c & u[k]
+        if c:
+            i = k * bits + (c & -c).bit_length() - 1
+            return i if i < stop else stop
+        k += 1
+    return stop
+
+
+def _pair_bound(ia: _Index, ib: _Index, base_a: list[int], base_b: list[int], same: int,
+                start: int, threshold: int, lims: list[int], negs_a: list[int],
+                negs_b: list[int]) -> int | None:
+    """A bound (M) at most ``threshold`` on what the last two trains (lists ``ia``, ``ib``)
+    earn together beside the picks, or ``None`` when none was found.
+
+    ``base_a``/``base_b``: their live candidates that may run beside the picks (as
+    :func:`_pieces`); ``same``: how many of the two are of the picked train's type (they
+    take only the indices from ``start`` on; when both are, also of one type with each
+    other, the second takes a candidate at or after the first's: symmetry); ``lims``:
+    each one's best ``ub`` beside the picks (at least 0); ``negs_a``/``negs_b``: their
+    lists' ``-ub``, for bisection.
+
+    A branch is a pair of candidate sets ``(A, B)``; its bound is the sum of their best
+    ``ub`` (each at least 0: "no route").  While the two best candidates ``a``, ``b``
+    clash (a unit set ``x`` of ``a.sure`` meets a unit set of ``b.sure``: every
+    realisation of one shares a unit with every realisation of the other), the branch
+    splits into "the first train's route surely uses ``x``" -- then the second's surely
+    uses no unit set meeting ``x`` (``b`` is dropped) -- and "it does not" (``a`` is
+    dropped): every pair of the branch is in one of the two.  Branches whose bound is at
+    most ``threshold`` are closed; once all are, the largest closed bound is returned
+    (every pair lies in a closed branch).  Candidates worth at most ``threshold`` less
+    the other train's best are left out at once (they pair to at most ``threshold``).
+    Gives up (``None``) on a branch whose two best may run beside each other, or after
+    :data:`PAIR_NODES` branches.  Reads only ``ub`` values and units, so it holds with
+    every bonus of both titles as the ``ub`` do.  See ``docs/best-routes.md`` §4."""
+    wa = bisect.bisect_left(negs_a, lims[1] - threshold)
+    wb = bisect.bisect_left(negs_b, lims[0] - threshold)
+    got = threshold if wa < len(negs_a) or wb < len(negs_b) else 0
+    ordered = same > 1 or (ia is ib and same == 0)
+    ca = ia.cands
+    cb = ib.cands
+    no: tuple[list[int], ...] = ()
+    stack = [(start if same > 0 else 0, no, no, start if same > 1 else 0, no)]
+    opened = 0
+    while stack:
+        start_a, inc_a, exc_a, start_b, exc_b = stack.pop()
+        ha = _head(base_a, start_a, wa, inc_a, exc_a)
+        if ordered and ha < wa and start_b < ha:
+            start_b = ha  # the second train takes a candidate at or after the first's
+        hb = _head(base_b, start_b, wb, no, exc_b)
+        va = max(ca[ha].ub, 0) if ha < wa else 0
+        vb = max(cb[hb].ub, 0) if hb < wb else 0
+        if va + vb <= threshold:
+            if va + vb > got:
+                got = va + vb
+            continue
+        if ha >= wa or hb >= wb:
+            return None
+        x = _meeting(ia, ib, ca[ha], cb[hb])
+        if x < 0:
+            return None  # the two best may run beside each other
+        opened += 1
+        if opened > PAIR_NODES:
+            return None
+        ux = ia.using_chunks(x)
+        stack.append((ha, inc_a, (*exc_a, ux), hb, exc_b))
+        stack.append((ha, (*inc_a, ux), exc_a, hb, (*exc_b, ib.near_chunks(x))))
+    return got
+
+
+def _meeting(ia: _Index, ib: _Index, a: Candidate, b: Candidate) -> int:
+    """A unit-set id of ``a.sure`` meeting a unit set of ``b.sure`` (then ``b`` is in
+    ``ib.clashes(a)``), the one the most candidates of ``ia`` use first; -1 when there
+    is none (``b`` may run beside ``a``)."""
+    for x in ia.order(a):
+        if b.sure & ib.near_ids(x):
+            return x
+    return -1
 
 
 def best_routes(
