@@ -33,7 +33,7 @@ from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
 from rhineland.routes import Route, RouteContext, check_route, rules_of, run_revenue, track_graph
 from rhineland.routes.graph import Segment
-from rhineland.routes.search import search_routes
+from rhineland.routes.search import Candidate, search_routes
 from rhineland.sim.dense import densify, fill_tokens, tokened_companies
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -325,21 +325,29 @@ def test_crowd_bound_is_admissible_and_tighter() -> None:
         got = _crowd_bound(index, 1, [cf, cf], lims, 2, low - 1)
         assert got <= sum(lims)
         # every pair (c1, c2) after c0, beside it and beside each other, by their must units
-        beside = [c for c in cands[c0.pos:] if not c.must & c0.must]
-        want = max((c.ub for c in beside), default=0)  # one route (the other runs nothing)
-        for a, c1 in enumerate(beside):
-            if 2 * c1.ub <= want:
-                break
-            for c2 in beside[a:]:
-                if c1.ub + c2.ub <= want:
-                    break
-                if not c1.must & c2.must:
-                    want = c1.ub + c2.ub
-                    break
+        want = _best_pair_beside(cands, c0)
         assert got >= want, (label, c0.nodes, got, want)
         tighter += got < sum(lims)
     assert tighter >= len(picks) // 8, (tighter, len(picks))
 
+
+
+def _best_pair_beside(cands: list[Candidate], c0: Candidate) -> int:
+    """The best ``ub`` sum of two candidates after ``c0`` (in ``cands``' descending
+    ``ub`` order) whose ``must`` units miss ``c0``'s and each other's, or of one such
+    candidate (the other train runs nothing), 0 when none: every pair is scanned."""
+    beside = [c for c in cands[c0.pos:] if not c.must & c0.must]
+    want: int = max((c.ub for c in beside), default=0)
+    for a, c1 in enumerate(beside):
+        if 2 * c1.ub <= want:
+            break
+        for c2 in beside[a:]:
+            if c1.ub + c2.ub <= want:
+                break
+            if not c1.must & c2.must:
+                want = c1.ub + c2.ub
+                break
+    return want
 
 PAIR_STEP = 100
 """Every this-many-th candidate of the densest 1893 board is a first pick whose two-train
@@ -373,17 +381,7 @@ def test_pair_bound_is_admissible_and_tighter() -> None:
             continue
         picks += 1
         crowd = _crowd_bound([ix, ix, ix], 1, [cf, cf], lims, 2, low - 1)
-        beside = [c for c in cands[c0.pos:] if not c.must & c0.must]
-        want = max((c.ub for c in beside), default=0)
-        for a, c1 in enumerate(beside):
-            if 2 * c1.ub <= want:
-                break
-            for c2 in beside[a:]:
-                if c1.ub + c2.ub <= want:
-                    break
-                if not c1.must & c2.must:
-                    want = c1.ub + c2.ub
-                    break
+        want = _best_pair_beside(cands, c0)
         bases = _pieces(ix.alive & ~(cf | (low - 1)))
         for threshold in (want - 10, want, want + 20):
             got = _pair_bound(ix, ix, bases, bases, 2, c0.pos, threshold, lims, negs, negs)
