@@ -30,8 +30,9 @@ its version while their tiles and tokens are the same).  The walk
 keys hexes, paths, nodes and hex sides as small ints (:class:`_MapIndex`); a
 walk may stop early (``stop_at``, ``stop_sides``: a tile lay check needs the
 network only until it touches the lay's hex), and only complete walks are cached.
-:func:`may_walk_any` is a cheap relaxed walk (no chain limits) that proves where the
-real walk cannot reach some track (the track restriction asks it before walking).
+:func:`may_walk_any` is a cheap relaxed walk (along the track's direction, no other
+chain limits) that proves where the real walk cannot reach some track (the track
+restriction asks it before walking).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from rhineland.board.board import Board
 from rhineland.board.hexgrid import opposite
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile
-from rhineland.board.upgrades import RotatedPath, TileGeometry, geometry
+from rhineland.board.upgrades import TileGeometry, geometry
 
 # a chain of track can be a few hundred paths long; the walk recurses along it
 if sys.getrecursionlimit() < 10_000:
@@ -258,141 +259,174 @@ def may_walk_any(
     """Whether the walk of :func:`compute_connectivity` (with ``override``) *might* walk
     one of the ``targets`` paths: False proves that it walks none.
 
-    A relaxed walk, one visit per path and node: it follows every step the real walk may
-    take (a path's nodes unless the path is terminal or the node's city blocks
-    ``entity``; across each linked edge into the paths of the same gauge there) but
-    ignores what makes a chain stop (no reversing, no path or hex side used twice), so
-    what it reaches holds everything the real walk reaches.  Linear in the paths reached,
-    far cheaper than the real walk, which re-walks track beyond junctions.
+    A relaxed walk that follows every step the real walk may take (a path's nodes
+    unless the path is terminal or the node's city blocks ``entity``; across each
+    linked edge into the paths of the same gauge there) along the track's direction,
+    but ignores what else makes a chain stop (:class:`_Reach`): what it reaches holds
+    everything the real walk reaches.  The board as it stands is walked once (cached
+    by version); each override adds what its hex opens up.  Linear in the paths
+    reached, far cheaper than the real walk, which re-walks track beyond junctions.
     """
     mi = _map_index(board.spec)
     index = mi.index
     wanted = frozenset(index[h] * _PER_HEX + i for h, i in targets)
     if not wanted:
         return False
-    geoms = [board.tiles[h].geometry for h in mi.ids]
+    base = _board_reach(board, entity, rules)
     ov_hex = override[0]
-    geoms[index[ov_hex]] = geometry(override[1], override[2])
+    ov_hi = index[ov_hex]
+    geoms = base.geoms.copy()
+    geoms[ov_hi] = geometry(override[1], override[2])
     tokens: dict[tuple[str, int], tuple[str, ...]] = {
         k: v for k, v in board.tokens.items() if k[0] != ov_hex}
     for ci, syms in override[3].items():
         tokens[(ov_hex, ci)] = tuple(syms)
     walk = _Walk(board, entity, rules, mi, geoms, tokens, frozenset())
-    nodes: list[int] = []
+    sources = frozenset(_token_cities(tokens, entity, index, geoms))
+    return _Reach.closure(walk, sources, wanted, base, ov_hi)
+
+
+def _token_cities(tokens: Mapping[tuple[str, int], tuple[str, ...]], entity: str,
+                  index: Mapping[str, int], geoms: Sequence[TileGeometry]) -> list[int]:
+    """The node keys of the cities holding one of ``entity``'s ``tokens``."""
+    out: list[int] = []
     for (hid, ci), held in tokens.items():
         if entity in held:
             hi = index[hid]
             cities = geoms[hi].cities
             if ci < len(cities):
-                nodes.append(hi * _PER_HEX + cities[ci])
-    backward = _leads_from(walk, wanted, frozenset(nodes))
-    if backward is not None:
-        return backward
-    seen_nodes = set(nodes)
-    seen_paths: set[int] = set()
-    paths: list[int] = []
-    links = mi.links
-    while nodes or paths:
-        while nodes:
-            key = nodes.pop()
+                out.append(hi * _PER_HEX + cities[ci])
+    return out
+
+
+_STATE_PER_PATH = 128
+"""A relaxed directed walk's state is ``path ref * 128 +`` the edge the path was entered
+by, or ``64 +`` the node part (:class:`_Reach`)."""
+_STATE_PER_HEX = _STATE_PER_PATH * _PER_HEX
+
+
+@dataclass
+class _Reach:
+    """A relaxed walk along the track's direction from an entity's token cities: a path
+    entered by one of its ends goes on by its others (across its other edges, into its
+    other nodes unless terminal), a node entered from one of its paths goes on into its
+    other paths; no chain goes through a token city.  ``states`` are the (path, end
+    entered by) reached (:data:`_STATE_PER_PATH`), ``arrivals`` per hex the ``(edge,
+    gauge)`` by which chains cross into it (whether or not track is there).
+
+    Every chain of :class:`_Walk` makes these steps (it enters a path by an edge, going
+    on by its nodes and other edges; or by a node, going on by its other nodes and all
+    its edges; from a node into its paths not in use, the path it came by being in use;
+    the token cities in use from the start), so a path it reaches is in ``states``.
+    This walk ignores only the chain's other limits (hex sides and paths used once, the
+    order of the marks); it never turns back at a junction (a walk free to reverse
+    proves far fewer lays unused).
+    """
+
+    geoms: list[TileGeometry]
+    states: set[int]
+    arrivals: dict[int, set[tuple[int, str]]]
+
+    @staticmethod
+    def closure(walk: _Walk, sources: frozenset[int], wanted: frozenset[int],
+                base: _Reach | None = None, own: int = -1) -> bool:
+        """Walk ``walk``'s board from ``sources`` until a ``wanted`` path is reached
+        (True).  With ``base`` (the reach of the board where only hex ``own`` differs):
+        its states outside ``own`` count as reached (they are closed under every step
+        that does not enter ``own``), and the walk starts from its arrivals into
+        ``own`` and the token cities there; a superset of the reach of ``walk``'s own
+        board.  Without: fills ``walk``'s reach (``walk.reach``)."""
+        geoms = walk.geoms
+        links = walk.links
+        blocks = walk.blocks
+        known = base.states if base is not None else set()
+        seen: set[int] = set()
+        todo: list[tuple[int, int]] = []  # (path ref, entry: edge, or -1 - node part)
+        arrivals: dict[int, set[tuple[int, str]]] | None = None
+        if base is None:
+            arrivals = {}
+            walk.reach = _Reach(geoms, seen, arrivals)
+
+        def enter_node(key: int, came: int) -> None:
             hi = key // _PER_HEX
-            base = hi * _PER_HEX
-            for pi in geoms[hi].node_paths.get(key - base, ()):
-                if base + pi not in seen_paths:
-                    seen_paths.add(base + pi)
-                    paths.append(base + pi)
-        if not paths:
-            break
-        ref = paths.pop()
-        if ref in wanted:
-            return True
-        hi = ref // _PER_HEX
-        base = hi * _PER_HEX
-        g = geoms[hi]
-        path = g.paths[ref - base]
-        if not path.terminal:
-            for n in path.nodes:
-                nxt = base + n
-                if nxt not in seen_nodes and not walk.blocks(nxt, g):
-                    seen_nodes.add(nxt)
-                    nodes.append(nxt)
-        _cross_edges(geoms, links[hi], path, seen_paths, paths)
-    return False
+            base_ref = hi * _PER_HEX
+            part = key - base_ref
+            for pi in geoms[hi].node_paths.get(part, ()):
+                ref = base_ref + pi
+                state = ref * _STATE_PER_PATH + 64 + part
+                if ref != came and state not in seen and (
+                        state not in known or hi == own):
+                    seen.add(state)
+                    todo.append((ref, -1 - part))
 
-
-def _cross_edges(geoms: Sequence[TileGeometry], row: Sequence[int], path: RotatedPath,
-                 seen: set[int], out: list[int]) -> None:
-    """Append to ``out`` (and ``seen``) the path refs of the same gauge met across each
-    edge of ``path``: ``row[e]`` is the hex across edge ``e`` (the map's links for a
-    forward search, :func:`_reverse_links` for a backward one), -1 where none."""
-    gauge = path.gauge
-    for e in path.edges:
-        other = row[e]
-        if other < 0:
-            continue
-        og = geoms[other]
-        obase = other * _PER_HEX
-        for npi in og.edge_paths.get(_OPPOSITE[e], ()):
-            if obase + npi not in seen and og.paths[npi].gauge == gauge:
-                seen.add(obase + npi)
-                out.append(obase + npi)
-
-
-_BACKWARD_LIMIT = 48
-"""Paths the backward search of :func:`_leads_from` looks at before it gives up."""
-
-_REVERSE: dict[int, tuple[MapSpec, tuple[tuple[int, ...], ...]]] = {}
-
-
-def _reverse_links(spec: MapSpec, mi: _MapIndex) -> tuple[tuple[int, ...], ...]:
-    """Per hex ``i`` and edge ``e``: the hex track crosses *from* into edge ``e`` of hex
-    ``i`` (its ``links`` entry points at ``i``), -1 where none (cached per map)."""
-    got = _REVERSE.get(id(spec))
-    if got is not None and got[0] is spec:
-        return got[1]
-    table = [[-1] * 6 for _ in mi.ids]
-    for h, row in enumerate(mi.links):
-        for e, other in enumerate(row):
-            if other >= 0:
-                table[other][_OPPOSITE[e]] = h
-    rev = tuple(tuple(r) for r in table)
-    _REVERSE[id(spec)] = (spec, rev)
-    return rev
-
-
-def _leads_from(walk: _Walk, wanted: frozenset[int], sources: frozenset[int]) -> bool | None:
-    """The relaxed walk of :func:`may_walk_any` searched backwards from the ``wanted``
-    paths: True when a source node (a token city) leads to one, False when none does,
-    None when the search gives up (more than :data:`_BACKWARD_LIMIT` paths lead there).
-    Cheap where the new track is cut off: its few paths are soon all looked at."""
-    geoms = walk.geoms
-    rev = _reverse_links(walk.board.spec, walk.mi)
-    seen = set(wanted)
-    todo = list(wanted)
-    nodes_seen: set[int] = set()
-    while todo:
-        if len(seen) > _BACKWARD_LIMIT:
-            return None
-        ref = todo.pop()
-        hi = ref // _PER_HEX
-        base = hi * _PER_HEX
-        g = geoms[hi]
-        path = g.paths[ref - base]
-        for n in path.nodes:  # the walk enters a path from each of its nodes
-            key = base + n
-            if key in nodes_seen:
-                continue
-            nodes_seen.add(key)
-            if key in sources:
+        if base is None:
+            for key in sources:
+                enter_node(key, -1)
+        else:
+            for key in sources:
+                if key // _PER_HEX == own:
+                    enter_node(key, -1)
+            og = geoms[own]
+            obase = own * _PER_HEX
+            for back, gauge in base.arrivals.get(own, ()):
+                for npi in og.edge_paths.get(back, ()):
+                    state = (obase + npi) * _STATE_PER_PATH + back
+                    if state not in seen and og.paths[npi].gauge == gauge:
+                        seen.add(state)
+                        todo.append((obase + npi, back))
+        while todo:
+            ref, entry = todo.pop()
+            if ref in wanted:
                 return True
-            if walk.blocks(key, g):
-                continue
-            for pi, other in enumerate(g.paths):
-                if not other.terminal and n in other.nodes and base + pi not in seen:
-                    seen.add(base + pi)
-                    todo.append(base + pi)
-        _cross_edges(geoms, rev[hi], path, seen, todo)  # and across each of its edges
-    return False
+            hi = ref // _PER_HEX
+            base_ref = hi * _PER_HEX
+            g = geoms[hi]
+            path = g.paths[ref - base_ref]
+            if not path.terminal:
+                for n in path.nodes:
+                    key = base_ref + n
+                    if n != -1 - entry and key not in sources and not blocks(key, g):
+                        enter_node(key, ref)
+            gauge = path.gauge
+            row = links[hi]
+            for e in path.edges:
+                other = row[e]
+                if e == entry or other < 0:
+                    continue
+                back = _OPPOSITE[e]
+                if arrivals is not None:
+                    arrivals.setdefault(other, set()).add((back, gauge))
+                og = geoms[other]
+                obase = other * _PER_HEX
+                for npi in og.edge_paths.get(back, ()):
+                    state = (obase + npi) * _STATE_PER_PATH + back
+                    if state not in seen and og.paths[npi].gauge == gauge and (
+                            state not in known or other == own):
+                        seen.add(state)
+                        todo.append((obase + npi, back))
+        return False
+
+
+_REACHES: dict[tuple[int, str, int], tuple[BoardRulesLike, _Reach]] = {}
+""":func:`_board_reach` by ``(board.version, entity, id(rules))`` (as :data:`_CACHE`)."""
+
+
+def _board_reach(board: Board, entity: str, rules: BoardRulesLike) -> _Reach:
+    """The :class:`_Reach` of ``entity`` on ``board`` as it stands (cached by version)."""
+    key = (board.version, entity, id(rules))
+    got = _REACHES.get(key)
+    if got is not None and got[0] is rules:
+        return got[1]
+    mi = _map_index(board.spec)
+    geoms = [board.tiles[h].geometry for h in mi.ids]
+    walk = _Walk(board, entity, rules, mi, geoms, board.tokens, frozenset())
+    sources = frozenset(_token_cities(board.tokens, entity, mi.index, geoms))
+    _Reach.closure(walk, sources, frozenset())
+    assert walk.reach is not None
+    if len(_REACHES) > 512:
+        _REACHES.clear()
+    _REACHES[key] = (rules, walk.reach)
+    return walk.reach
 
 
 class _Walk:
@@ -437,6 +471,7 @@ class _Walk:
         self.edge_use: set[int] = set()
         self.looks: dict[int, list[tuple[int, str]]] | None = None
         self.entered: set[int] = set()
+        self.reach: _Reach | None = None  # a relaxed directed walk's (_Reach.closure)
 
     def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
