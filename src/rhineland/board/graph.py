@@ -571,6 +571,7 @@ class _Walk:
                     self.node(nxt, converging)
         gauge = path.gauge
         geoms = self.geoms
+        looks = self.looks
         for e in path.edges:
             if e == skip:
                 continue
@@ -580,12 +581,12 @@ class _Walk:
             edge_use.add(sides + e)
             back = _OPPOSITE[e]
             og = geoms[other]
-            if self.looks is not None and other not in self.entered:
+            if looks is not None and other not in self.entered:
                 self._look(other, og, back, gauge)
-            conv = converging or len(g.edge_paths[e]) > 1
+            conv = converging or e in g.converging
             obase = other * _PER_HEX
-            for npi in og.edge_paths.get(back, ()):
-                if og.paths[npi].gauge == gauge and obase + npi not in visited:
+            for npi in og.gauge_paths.get((back, gauge), ()):
+                if obase + npi not in visited:
                     self.path(other, npi, back, conv, origin)
             edge_use.discard(sides + e)
         if converging:

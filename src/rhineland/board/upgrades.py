@@ -88,7 +88,9 @@ class TileGeometry:
     part ``p`` as ``-1 - p``: what a walk along the track compares);
     ``ct_edges`` lists, per city or town reached by an edge path (in path order),
     ``(part, edges)``; ``cities`` are the city parts in tile order (a token's
-    city index is a position in this tuple).
+    city index is a position in this tuple); ``gauge_paths[(e, gauge)]`` are the
+    paths of ``edge_paths[e]`` of that gauge (in the same order), ``converging`` the
+    edges that several paths share (what a network walk asks at every step).
     """
 
     tile: Tile
@@ -102,6 +104,8 @@ class TileGeometry:
     node_exits: Mapping[int, frozenset[int]]
     cities: tuple[int, ...]
     towns: tuple[int, ...]
+    gauge_paths: Mapping[tuple[int, str], tuple[int, ...]]
+    converging: frozenset[int]
 
 
 _GEOM: dict[int, tuple[Tile, list[TileGeometry | None]]] = {}
@@ -162,6 +166,9 @@ def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
         node_exits=node_exits,
         cities=tuple(n.part for n in tile.nodes if n.kind == "city"),
         towns=tuple(n.part for n in tile.nodes if n.kind == "town"),
+        gauge_paths={(e, g): tuple(i for i in v if paths[i].gauge == g)
+                     for e, v in edge_paths.items() for g in {paths[i].gauge for i in v}},
+        converging=frozenset(e for e, v in edge_paths.items() if len(v) > 1),
     )
 
 
