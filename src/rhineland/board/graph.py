@@ -369,9 +369,9 @@ class _Reach:
             og = geoms[own]
             obase = own * _PER_HEX
             for back, gauge in base.arrivals.get(own, ()):
-                for npi in og.edge_paths.get(back, ()):
+                for npi in og.gauge_paths.get((back, gauge), ()):
                     state = (obase + npi) * _STATE_PER_PATH + back
-                    if state not in seen and og.paths[npi].gauge == gauge:
+                    if state not in seen:
                         seen.add(state)
                         todo.append((obase + npi, back))
         while todo:
@@ -398,10 +398,9 @@ class _Reach:
                     arrivals.setdefault(other, set()).add((back, gauge))
                 og = geoms[other]
                 obase = other * _PER_HEX
-                for npi in og.edge_paths.get(back, ()):
+                for npi in og.gauge_paths.get((back, gauge), ()):
                     state = (obase + npi) * _STATE_PER_PATH + back
-                    if state not in seen and og.paths[npi].gauge == gauge and (
-                            state not in known or other == own):
+                    if state not in seen and (state not in known or other == own):
                         seen.add(state)
                         todo.append((obase + npi, back))
         return False
@@ -598,7 +597,7 @@ class _Walk:
         :meth:`Connectivity.first_looks`); the first that finds a path there is the last."""
         assert self.looks is not None
         self.looks.setdefault(hi, []).append((back, gauge))
-        if any(g.paths[pi].gauge == gauge for pi in g.edge_paths.get(back, ())):
+        if (back, gauge) in g.gauge_paths:
             self.entered.add(hi)
 
 

@@ -15,6 +15,7 @@ from rhineland.board.graph import (
     remember_connectivity,
 )
 from rhineland.board.legality.rules import (
+    BoardRules,
     Lay,
     LayContext,
     SpecialAbility,
@@ -105,14 +106,50 @@ def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: i
 
 def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
                          rotation: int) -> str | None:
-    """:func:`_restriction_error` worked out."""
+    """:func:`_restriction_error` worked out: the tiles' part
+    (:func:`_new_track`), then the walk."""
     placed = ctx.board.tiles[hex_id]
-    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
-        return None  # exempt from the whole rule, the towns' and cities' track included
-    old = geometry(placed.tile, placed.rotation)
-    new = geometry(new_tile, rotation)
-    if ctx.rules.skip_track_restriction(placed.tile, new_tile):
+    fresh = _new_track(ctx.rules, placed.tile, placed.rotation, new_tile, rotation)
+    if fresh is None or isinstance(fresh, str):
+        return fresh
+    if _walks_any(ctx, hex_id, new_tile, rotation, fresh):
         return None
+    if ctx.rules.restriction == "restrictive":
+        return "must use new track"
+    return "must use new track or change city value"
+
+
+_NEW_TRACK: dict[tuple[int, int, int, int, int],
+                 tuple[object, Tile, Tile, str | tuple[int, ...] | None]] = {}
+"""Answers of :func:`_new_track` by ``(id(rules), id(old tile), old rotation, id(new
+tile), rotation)`` (with the objects, to tell a reused ``id`` apart)."""
+
+
+def _new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: Tile,
+               rotation: int) -> str | tuple[int, ...] | None:
+    """The track restriction's part that looks at the two tiles alone (memoised):
+    ``None`` when the upgrade passes whatever the network (exempt, permissive, no old
+    track), a refusal when it breaks a town's or city's track, else the indices of the
+    new tile's paths that count as new track (or a changed city, semi-restrictive):
+    the upgrade passes when the network walks one of them."""
+    key = (id(rules), id(old_tile), old_rotation, id(new_tile), rotation)
+    got = _NEW_TRACK.get(key)
+    if got is not None and got[0] is rules and got[1] is old_tile and got[2] is new_tile:
+        return got[3]
+    answer = _tiles_new_track(rules, old_tile, old_rotation, new_tile, rotation)
+    if len(_NEW_TRACK) >= _RESTRICTION_MEMO_SIZE:
+        _NEW_TRACK.clear()
+    _NEW_TRACK[key] = (rules, old_tile, new_tile, answer)
+    return answer
+
+
+def _tiles_new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: Tile,
+                     rotation: int) -> str | tuple[int, ...] | None:
+    """:func:`_new_track` worked out."""
+    if rules.skip_track_restriction(old_tile, new_tile):
+        return None  # exempt from the whole rule, the towns' and cities' track included
+    old = geometry(old_tile, old_rotation)
+    new = geometry(new_tile, rotation)
     # towns and cities keep (at least) their edges
     old_nodes = old.cities + old.towns
     new_nodes = new.cities + new.towns
@@ -120,7 +157,7 @@ def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
         oe = old.node_exits.get(part, frozenset())
         if not any(oe <= new.node_exits.get(n, frozenset()) for n in new_nodes):
             return "new track must keep every town and city's track"
-    if ctx.rules.restriction == "permissive":
+    if rules.restriction == "permissive":
         return None
     if not old.paths:
         return None
@@ -131,17 +168,13 @@ def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
         if op is None:
             fresh.append(i)
             continue
-        if ctx.rules.restriction == "restrictive":
+        if rules.restriction == "restrictive":
             continue
-        old_rev = sorted(_max_revenue(placed.tile, n) for n in op.nodes)
+        old_rev = sorted(_max_revenue(old_tile, n) for n in op.nodes)
         new_rev = sorted(_max_revenue(new_tile, n) for n in np_.nodes)
         if old_rev != new_rev:
             fresh.append(i)
-    if _walks_any(ctx, hex_id, new_tile, rotation, fresh):
-        return None
-    if ctx.rules.restriction == "restrictive":
-        return "must use new track"
-    return "must use new track or change city value"
+    return tuple(fresh)
 
 
 def _max_revenue(tile: Tile, part: int) -> int:
@@ -291,7 +324,7 @@ def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
         return False  # the whole walk would cost more than it saves (one lay checked)
     looks = conn.first_looks(hex_id)
     for back, gauge in looks or ():
-        found = [pi for pi in new.edge_paths.get(back, ()) if new.paths[pi].gauge == gauge]
+        found = new.gauge_paths.get((back, gauge), ())
         if found:
             if not wanted.isdisjoint(found):
                 return True
