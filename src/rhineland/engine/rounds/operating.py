@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.engine.rounds.operating_steps import DISCARD_TRAIN, OperatingStep
+from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
-    from rhineland.engine.steps import Step
 
 
 @dataclass
@@ -44,6 +44,24 @@ class TurnState:
     last_sale_share_price: int | None = None
     teleport: tuple[str, str] | None = None
     resume_after_track: bool = False
+
+
+_BLOCKING: dict[int, tuple[tuple[Step, ...], tuple[OperatingStep, ...],
+                           dict[str | None, OperatingStep]]] = {}
+"""Per declared steps tuple (a title's constant): its blocking steps, and by name."""
+
+
+def _blocking(steps: tuple[Step, ...]) -> tuple[tuple[OperatingStep, ...],
+                                                dict[str | None, OperatingStep]]:
+    """The blocking steps of ``steps`` in order and by name (the first of a name)."""
+    got = _BLOCKING.get(id(steps))
+    if got is None or got[0] is not steps:
+        blocking = tuple(s for s in steps if s.blocks and isinstance(s, OperatingStep))
+        by_name: dict[str | None, OperatingStep] = {}
+        for s in blocking:
+            by_name.setdefault(s.name, s)
+        got = _BLOCKING[id(steps)] = (steps, blocking, by_name)
+    return got[1], got[2]
 
 
 class OperatingRound(Round):
@@ -126,15 +144,13 @@ class OperatingRound(Round):
         """``entity``'s turn: the title's ordered, declared steps."""
         return game.title.operating_steps(game, entity)
 
-    def blocking_steps(self, game: Game, entity: Any) -> list[OperatingStep]:
+    def blocking_steps(self, game: Game, entity: Any) -> tuple[OperatingStep, ...]:
         """The steps gone through in order (the others are open all turn)."""
-        return [s for s in self.steps(game, entity)
-                if s.blocks and isinstance(s, OperatingStep)]
+        return _blocking(self.steps(game, entity))[0]
 
     def current_step(self, game: Game, entity: Any) -> OperatingStep | None:
         """The blocking step named :attr:`step`, ``None`` between turns."""
-        return next((s for s in self.blocking_steps(game, entity) if s.name == self.step),
-                    None)
+        return _blocking(self.steps(game, entity))[1].get(self.step)
 
     def _advance(self, game: Game, entity: Any, after: str | None) -> bool:
         """Move to the first applicable step after the one named ``after`` (from the

@@ -30,7 +30,7 @@ one instance serves every game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rhineland.engine.actions import (
     Action,
@@ -55,11 +55,18 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.operating import OperatingRound
 
 
-def _or(rnd: Round) -> OperatingRound:
-    from rhineland.engine.rounds.operating import OperatingRound
+_ROUND_CLASS: list[type] = []
+"""The operating round class, imported on first use (its module imports this one)."""
 
-    assert isinstance(rnd, OperatingRound)
-    return rnd
+
+def _or(rnd: Round) -> OperatingRound:
+    """``rnd`` as the operating round it is."""
+    if not _ROUND_CLASS:
+        from rhineland.engine.rounds.operating import OperatingRound
+
+        _ROUND_CLASS.append(OperatingRound)
+    assert isinstance(rnd, _ROUND_CLASS[0])
+    return cast("OperatingRound", rnd)
 
 
 class OperatingStep(Step):

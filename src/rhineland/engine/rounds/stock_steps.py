@@ -12,7 +12,7 @@ exchange, privates and bonds) or subclasses it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
 from rhineland.engine.steps import Step
@@ -25,12 +25,18 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.stock import StockRound
 
 
+_ROUND_CLASS: list[type] = []
+"""The stock round class, imported on first use (its module imports this one)."""
+
+
 def stock_round(rnd: Round) -> StockRound:
     """``rnd`` as the stock round it is."""
-    from rhineland.engine.rounds.stock import StockRound
+    if not _ROUND_CLASS:
+        from rhineland.engine.rounds.stock import StockRound
 
-    assert isinstance(rnd, StockRound)
-    return rnd
+        _ROUND_CLASS.append(StockRound)
+    assert isinstance(rnd, _ROUND_CLASS[0])
+    return cast("StockRound", rnd)
 
 
 class BuySellParShares(Step):

@@ -78,6 +78,11 @@ class BuyEvaFromPlayer(Step):
             return frozenset()
         return frozenset({BuyCompany.TYPE})
 
+    def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
+        """A ``buy_company`` while :meth:`actions` offers it (asked only for one: the
+        round asks every action whether this step takes it)."""
+        return action.type == BuyCompany.TYPE and super().takes(game, rnd, entity, action)
+
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Buying EVA: a price span from 1M up to the cash of whoever pays."""
         from rhineland.engine.legal.choices import AmountSpan
