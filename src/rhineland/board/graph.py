@@ -407,7 +407,9 @@ class _Reach:
 
 
 _REACHES: dict[tuple[int, str, int], tuple[BoardRulesLike, _Reach]] = {}
-""":func:`_board_reach` by ``(board.version, entity, id(rules))`` (as :data:`_CACHE`)."""
+""":func:`_board_reach` by ``(board.version, entity, id(rules))`` (as :data:`_CACHE`); the
+track restriction asks it for the position being listed, so a few dozen are plenty (a
+smaller cache leaves the garbage collector fewer objects to look through)."""
 
 
 def _board_reach(board: Board, entity: str, rules: BoardRulesLike) -> _Reach:
@@ -422,7 +424,7 @@ def _board_reach(board: Board, entity: str, rules: BoardRulesLike) -> _Reach:
     sources = frozenset(_token_cities(board.tokens, entity, mi.index, geoms))
     _Reach.closure(walk, sources, frozenset())
     assert walk.reach is not None
-    if len(_REACHES) > 512:
+    if len(_REACHES) > 64:
         _REACHES.clear()
     _REACHES[key] = (rules, walk.reach)
     return walk.reach

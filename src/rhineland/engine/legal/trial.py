@@ -47,7 +47,7 @@ class Trial:
             if game.check(action):
                 return None
         except GameError as exc:
-            return exc
+            return _untraced(exc)
         return self.applied(action)
 
     def applied(self, action: Action) -> GameError | None:
@@ -61,7 +61,7 @@ class Trial:
             game._apply(action)  # the very path of process
             return None
         except GameError as exc:
-            return exc
+            return _untraced(exc)
         finally:
             game.state = live
             game.leniencies = saved
@@ -133,6 +133,15 @@ class Trial:
         least = _edge(ok, inside, lo, step)
         most = _edge(ok, inside, hi, step)
         return AmountRange(with_amount(template, field, least), field, least, most, step)
+
+
+def _untraced(exc: GameError) -> GameError:
+    """``exc`` without its traceback: a refusal is read for its rule and message only,
+    and its traceback's frames (the caller's among them) would make a reference cycle
+    with the refusal held there, left to the garbage collector (with every frame's
+    locals) after each refused trial."""
+    exc.__traceback__ = None
+    return exc
 
 
 class _NoAmount(Exception):
