@@ -223,7 +223,7 @@ def sell_share_actions(game: Game, player: Player) -> list[Action]:
 def share_candidates(game: Game, player: Player) -> list[Candidate]:
     """Pass, start (par) or buy one certificate (IPO or market) of each corporation,
     and sell any bundle: the common stock-round turn's candidates."""
-    out: list[Candidate] = [Pass(entity=player.id)]
+    out: list[Candidate] = [trusted(Pass, entity=player.id)]
     for corp in game.corporations.values():
         if corp.closed:
             continue
@@ -251,7 +251,7 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
     placed = game.board.tile_at(spot.hex)
     part = placed.tile.cities[spot.city].part
     slot = len(game.board.tokens_in(spot.hex, spot.city))
-    return PlaceToken(entity=entity.sym, entity_type=entity_type(entity),
+    return trusted(PlaceToken, entity=entity.sym, entity_type=entity_type(entity),
                       city=f"{placed.tile_id}-{part}", slot=slot)
 
 
@@ -270,13 +270,13 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
             seen.add(t.name)
         out.append(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
                            price=t.spec.price, variant=t.name))
-    out.append(Pass(entity=sym, entity_type=etype))
+    out.append(trusted(Pass, entity=sym, entity_type=etype))
     owners = game.entity_owner_ids(entity)
     must = game.title.must_buy_train(game, entity)
     helper = game.player(owners[0]).cash if owners else 0
     if owners and must:
         # emergency sales and bankruptcy exist only for a train the company must buy
-        out.append(Bankrupt(entity=sym, entity_type=etype))
+        out.append(trusted(Bankrupt, entity=sym, entity_type=etype))
         out.extend(sell_share_actions(game, game.player(owners[0])))
     others = list(game.corporations.values()) + list(game.minors.values())
     bounds = game.title.other_train_price_bounds  # the price checks' interval

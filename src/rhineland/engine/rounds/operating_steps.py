@@ -43,6 +43,7 @@ from rhineland.engine.actions import (
     PlaceToken,
     RunRoutes,
     SellShares,
+    trusted,
 )
 from rhineland.engine.legal.choices import Listed, RouteChoice
 from rhineland.engine.steps import Step
@@ -122,7 +123,7 @@ class TrackStep(OperatingStep):
         if ctx is not None:  # the track restriction is checked when a lay is looked at
             out.extend(Deferred(lay_action(game, entity, lay),
                                 partial(passes_restriction, ctx, lay)) for lay in lays)
-        out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
+        out.append(trusted(Pass, entity=entity.sym, entity_type=entity_type(entity)))
         return out
 
     def continues(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
@@ -169,7 +170,7 @@ class TokenStep(OperatingStep):
 
         out: list[Candidate] = [Listed(token_action(game, entity, spot))
                                 for spot in game.legal_tokens()]
-        out.append(Pass(entity=entity.sym, entity_type=entity_type(entity)))
+        out.append(trusted(Pass, entity=entity.sym, entity_type=entity_type(entity)))
         return out
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
@@ -242,7 +243,8 @@ class DividendStep(OperatingStep):
         from rhineland.engine.legal.generate import DIVIDEND_KINDS, entity_type
 
         etype = entity_type(entity)
-        return [Dividend(entity=entity.sym, entity_type=etype, kind=k) for k in DIVIDEND_KINDS]
+        return [trusted(Dividend, entity=entity.sym, entity_type=etype, kind=k)
+                for k in DIVIDEND_KINDS]
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator's (``turn.order``) dividend, no pass (``or.dividend``), of a kind
@@ -418,8 +420,8 @@ class DiscardTrainStep(Step):
 
         out: list[Candidate] = []
         for over in [game.title.operator(game, s) for s in _or(rnd).pending_discards]:
-            out.extend(DiscardTrain(entity=over.sym, entity_type=entity_type(over),
-                                    train=t.id) for t in over.trains)
+            out.extend(trusted(DiscardTrain, entity=over.sym, entity_type=entity_type(over),
+                               train=t.id) for t in over.trains)
         return out
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rhineland.engine.actions import Action, Bankrupt, BuyCompany, BuyTrain
+from rhineland.engine.actions import Action, Bankrupt, BuyCompany, BuyTrain, trusted
 from rhineland.engine.entities import Minor, Player
 from rhineland.engine.rounds.operating_steps import (
     ROUTE,
@@ -92,8 +92,8 @@ class BuyEvaFromPlayer(Step):
         owners = game.entity_owner_ids(entity)
         payer = max([entity.cash] + [game.player(o).cash for o in owners[:1]])
         return [AmountSpan(
-            BuyCompany(entity=entity.sym, entity_type=entity_type(entity), company=EVA,
-                       price=EVA_MIN_PRICE), "price", EVA_MIN_PRICE, payer, 1,
+            trusted(BuyCompany, entity=entity.sym, entity_type=entity_type(entity),
+                    company=EVA, price=EVA_MIN_PRICE), "price", EVA_MIN_PRICE, payer, 1,
             (eva.spec.value,), frozenset({"or.step"}),
             partial(self.price_bounds, game, entity))]
 
@@ -202,9 +202,10 @@ class G1893BuyTrain(BuyTrainStep):
                 discount = (new.spec.discount or {}).get(old.name)
                 if discount is None:
                     continue
-                out.append(BuyTrain(entity=entity.sym, entity_type=entity_type(entity),
-                                    train=new.id, price=new.spec.price - discount,
-                                    variant=new.name, exchange=old.id))
+                out.append(trusted(BuyTrain, entity=entity.sym,
+                                   entity_type=entity_type(entity), train=new.id,
+                                   price=new.spec.price - discount, variant=new.name,
+                                   exchange=old.id))
         return out
 
     def check_bankrupt(self, game: Game, rnd: OperatingRound, entity: Any,

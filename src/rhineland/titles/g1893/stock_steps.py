@@ -15,7 +15,15 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rhineland.engine.actions import Action, Assign, BuyCompany, BuyShares, Par, SellCompany
+from rhineland.engine.actions import (
+    Action,
+    Assign,
+    BuyCompany,
+    BuyShares,
+    Par,
+    SellCompany,
+    trusted,
+)
 from rhineland.engine.entities import MARKET
 from rhineland.engine.legal.choices import AmountSpan
 from rhineland.engine.rounds.stock_steps import BuySellParShares, stock_round
@@ -100,8 +108,8 @@ class FdsdExchange(Step):
                            key=lambda c: c.index)
         if not in_market:
             return []
-        return [BuyShares(entity="FdSD", entity_type="company", shares=(in_market[0].id,),
-                          percent=in_market[0].percent)]
+        return [trusted(BuyShares, entity="FdSD", entity_type="company",
+                        shares=(in_market[0].id,), percent=in_market[0].percent)]
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A share buy by a private company."""
@@ -129,12 +137,13 @@ class BuyCompanyInSr(Step):
         another player (a price span up to the buyer's cash)."""
         title = _title(game)
         out: list[Candidate] = [
-            BuyCompany(entity=entity.id, company=s, price=game.private(s).spec.value)
+            trusted(BuyCompany, entity=entity.id, company=s,
+                    price=game.private(s).spec.value)
             for s in [*title.unsold_package(game), *title.next_bond(game)]
         ]
         eva = game.private("EVA")
         if not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id:
-            out.append(AmountSpan(BuyCompany(entity=entity.id, company="EVA", price=1),
+            out.append(AmountSpan(trusted(BuyCompany, entity=entity.id, company="EVA", price=1),
                                   "price", 1, max(entity.cash, 1), 1, (eva.spec.value,),
                                   frozenset({"stock.passed", "stock.one_buy"}),
                                   partial(title.eva_price_bounds, game, entity)))
@@ -168,7 +177,8 @@ class SellBond(Step):
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each bond the player holds, at face value."""
-        return [SellCompany(entity=entity.id, company=s, price=game.private(s).spec.value)
+        return [trusted(SellCompany, entity=entity.id, company=s,
+                        price=game.private(s).spec.value)
                 for s in entity.companies if is_bond(s)]
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
