@@ -135,6 +135,12 @@ class BoardRules:
     NEUTRAL_TOKENS: frozenset[str] = frozenset()
     """Token symbols that never block a city (e.g. a printed "open city" marker)."""
 
+    upgrade_hexes: frozenset[str] | None = None
+    """The hexes where :meth:`upgrades_to` looks at the hex for a normal lay (``None``:
+    any hex may): on every other hex the answer is the same, so a normal lay's upgrade
+    targets (:meth:`upgrade_targets`) are worked out once per old tile and phase.  A
+    title that sets it names every hex its rule treats apart."""
+
     def __init__(self, data: TitleData) -> None:
         self.data = data
         self.first_phase = data.phases[0].name if data.phases else ""
@@ -223,8 +229,10 @@ class BoardRules:
     def upgrade_targets(self, hex_id: str, old: Tile, phase: str | None) -> tuple[Tile, ...]:
         """The manifest tiles (``self.data.tiles``, in manifest order) a normal lay may put
         on ``hex_id`` in place of ``old`` in ``phase`` by :meth:`can_upgrade`, memoised
-        (supply and phase colours are not looked at)."""
-        key = (hex_id, id(old), phase)
+        (supply and phase colours are not looked at; one answer for all the hexes
+        outside :attr:`upgrade_hexes`)."""
+        apart = self.upgrade_hexes is None or hex_id in self.upgrade_hexes
+        key = (hex_id if apart else None, id(old), phase)
         got = self._targets_memo.get(key)
         if got is None:
             got = tuple(new for new in self.data.tiles.values()

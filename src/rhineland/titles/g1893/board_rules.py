@@ -33,6 +33,7 @@ class CologneBoardRules(BoardRules):
         self.leverkusen_yellow: tuple[str, ...] = tuple(c.get("leverkusen_yellow_tiles", ()))
         self.rhine_passage: frozenset[str] = frozenset(c.get("rhine_passage", ()))
         self.tile_block: frozenset[str] = frozenset(c.get("tile_block", ()))
+        self.upgrade_hexes = frozenset({self.leverkusen_hex}) | self.tile_block
 
     def upgrades_to(
         self,
