@@ -71,10 +71,29 @@ def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
     if got is None:
         links = hex_links(ctx.board.spec)[hex_id]
         new = geometry(new_tile, rotation)
-        got = all(e in links for e in new.exits) and _ct_checks(
-            geometry(placed.tile, placed.rotation), new)
+        got = all(e in links for e in new.exits) and _keeps(
+            placed.tile, placed.rotation, new_tile, rotation)
         memo[key] = got
     return got
+
+
+_KEEPS: dict[tuple[int, int, int, int], tuple[Tile, Tile, bool]] = {}
+"""Answers of :func:`_keeps` by ``(id(old tile), old rotation, id(new tile), rotation)``
+(with the tiles, to tell a reused ``id`` apart)."""
+
+
+def _keeps(old_tile: Tile, old_rotation: int, new_tile: Tile, rotation: int) -> bool:
+    """:func:`_ct_checks` of the two rotated tiles, memoised (it looks at them alone: the
+    same on every hex)."""
+    key = (id(old_tile), old_rotation, id(new_tile), rotation)
+    got = _KEEPS.get(key)
+    if got is not None and got[0] is old_tile and got[1] is new_tile:
+        return got[2]
+    answer = _ct_checks(geometry(old_tile, old_rotation), geometry(new_tile, rotation))
+    if len(_KEEPS) >= _RESTRICTION_MEMO_SIZE:
+        _KEEPS.clear()
+    _KEEPS[key] = (old_tile, new_tile, answer)
+    return answer
 
 
 _RESTRICTION_MEMO: dict[tuple[int, str, str, int, int],
