@@ -57,14 +57,25 @@ class RotatedPath:
         """True when this path is contained in ``other`` (reference ``Path#<=``).
 
         Each endpoint must match an endpoint of ``other`` (same edge, or a node of
-        the same kind) and the gauges must match.
+        the same kind) and the gauges must match (:func:`_end_le`, :func:`_gauge_ok`,
+        written out: the upgrade checks ask it for every pair of paths).
         """
-        o = (other.a, other.b)
-        return (
-            (_end_le(self.a, o[0]) or _end_le(self.a, o[1]))
-            and (_end_le(self.b, o[0]) or _end_le(self.b, o[1]))
-            and _gauge_ok(self.gauge, other.gauge)
-        )
+        oa, ob = other.a, other.b
+        a, b = self.a, self.b
+        if a[0] == "edge":
+            if a != oa and a != ob:
+                return False
+        elif a[0] != oa[0] and a[0] != ob[0]:
+            return False
+        if b[0] == "edge":
+            if b != oa and b != ob:
+                return False
+        elif b[0] != oa[0] and b[0] != ob[0]:
+            return False
+        mine, theirs = self.gauge, other.gauge
+        if mine == "dual":
+            return theirs == "dual"
+        return theirs == mine or theirs == "dual"
 
 
 def _gauge_ok(mine: str, other: str) -> bool:
@@ -200,7 +211,13 @@ def next_color(color: str) -> str | None:
 
 def paths_within(old: Iterable[RotatedPath], new: tuple[RotatedPath, ...]) -> bool:
     """Every old path is contained in some new path (rotations already applied)."""
-    return all(any(p.within(q) for q in new) for p in old)
+    for p in old:
+        for q in new:
+            if p.within(q):
+                break
+        else:
+            return False
+    return True
 
 
 def keeps_track(old: Tile, new: Tile) -> bool:
