@@ -153,7 +153,7 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rhineland.errors import GameError
@@ -409,6 +409,7 @@ class _Search:
         self._cands: dict[str, list[Candidate]] = {}
         self._spare: dict[str, list[Candidate]] = {}
         self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
+        self._resume: dict[str, list[CutBranch]] = {}  # branches the first walk left
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -479,6 +480,9 @@ class _Search:
         if log.spare is not None:  # for a second pass down to ``log.cut``
             self._spare[tm.name] = [*got, *log.spare]
             self._spare_floor[tm.name] = max(log.cut, 0)
+            if log.branches is not None:  # or lower: the branches left are walked then
+                self._spare_floor[tm.name] = 0
+                self._resume[tm.name] = log.branches
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
         return top[0], theta
@@ -496,11 +500,16 @@ class _Search:
         self._cands.pop(tm.name, None)
         spare = self._spare.get(tm.name)
         if spare is not None and threshold >= self._spare_floor[tm.name]:
-            # the first walk met every candidate above the threshold: no second walk
+            # the first walk met every candidate above the threshold, or left it in a
+            # branch it recorded (walked now, at the new threshold): no second full walk
             for c in spare:
                 if c.ub < -1 and -1 - c.ub > threshold:  # price it now, as the walk would
                     c.ub = tm.bound(_walk_order(c, tm), c.free)
             got = [c for c in spare if c.ub > threshold]
+            left = [b for b in self._resume.get(tm.name, ()) if b.bound > threshold]
+            if left:
+                got += enumerate_candidates(self.board, tm, self, threshold=threshold,
+                                            budget=budget, resume=left)
             self._install(tm, got)
             return got
         return self.candidates(train, threshold, budget)
@@ -558,6 +567,24 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(slots=True, frozen=True)
+class CutBranch:
+    """A branch a walk left by its completion bound, as the walk stood at its last node:
+    ``bound`` (M) the completion bound it was left at; ``path``/``steps`` the nodes and
+    the open segments per step so far; ``counts`` the visits per distance rule (or, with
+    a general distance rule, ``kind_counts`` per node kind); ``far`` the end-reach table
+    of its start (``None``: none); ``state`` the arguments of the walk's node visit
+    (node, visited, must units, sure ids, groups, free visits, counted, values)."""
+
+    bound: int
+    path: tuple[int, ...]
+    steps: tuple[tuple[Track, ...], ...]
+    counts: tuple[int, ...]
+    kind_counts: tuple[tuple[str, int], ...]
+    far: list[float] | None
+    state: tuple[int, int, int, int, int, int, bool, int]
+
+
 @dataclass(slots=True)
 class WalkLog:
     """What a walk with a rising threshold leaves out, so that a second pass at a lower
@@ -569,11 +596,16 @@ class WalkLog:
     ``-1 - ub`` bounding it was at most the threshold then).  ``cut``: the largest
     completion bound of a branch the walk left (``-1``: none).  Every candidate with
     ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
-    walk at a threshold ``>= cut`` keeps."""
+    walk at a threshold ``>= cut`` keeps.  ``branches``: the branches the walk left
+    (``None`` once more than ``cap``): every candidate the walk did not meet lies in one
+    of them, with ``ub`` at most its bound, so a walk of the kept ones and ``spare``
+    plus a walk of the branches bounded above a threshold from where they were left
+    (``resume`` of :func:`enumerate_candidates`) hold every candidate above it."""
 
     spare: list[Candidate] | None
     cut: int = -1
     cap: int = 20_000
+    branches: list[CutBranch] | None = field(default_factory=list)
 
 
 def enumerate_candidates(
@@ -587,6 +619,7 @@ def enumerate_candidates(
     budget: Budget | None = None,
     units: UnitSets | None = None,
     log: WalkLog | None = None,
+    resume: list[CutBranch] | None = None,
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -599,7 +632,9 @@ def enumerate_candidates(
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
     ``log`` (with ``improve``): collects the candidates the rising threshold leaves out
-    and the largest completion bound of a branch it cut (see :class:`WalkLog`).
+    and the branches it cut (see :class:`WalkLog`).  ``resume``: walk only these
+    branches (left by an earlier walk of the same train, board and ``forbid``) from
+    where they were left, instead of every start.
     """
     adj = bm.hops
     terminal = bm.terminal
@@ -683,8 +718,17 @@ def enumerate_candidates(
                 cb = _completion_bound(tm, bm)
             v = cb(path, vmask, counts, free, acc, theta)
             if v <= theta:
-                if log is not None and v > log.cut:
-                    log.cut = v
+                if log is not None:
+                    if v > log.cut:
+                        log.cut = v
+                    if log.branches is not None:
+                        if len(log.branches) >= log.cap:
+                            log.branches = None  # too many: a later pass walks again
+                        else:
+                            log.branches.append(CutBranch(
+                                v, tuple(path), tuple(steps), tuple(counts),
+                                tuple(kind_counts.items()), far,
+                                (node, vmask, umask, smask, gmask, free, counted, acc)))
                 return
         if (
             node > start
@@ -797,7 +841,14 @@ def enumerate_candidates(
     if prunes:  # good starts first: the threshold rises sooner
         starts.sort(key=lambda s: (-tm.value[s], s))
     try:
-        for s in starts:
+        for br in resume or ():
+            path[:] = br.path
+            steps[:] = br.steps
+            counts = list(br.counts)
+            kind_counts = dict(br.kind_counts)
+            far = br.far
+            dfs(*br.state)
+        for s in starts if resume is None else ():
             if general:
                 kind_counts = {kinds[s]: 1}
                 if not tm.distance_ok(kind_counts):
