@@ -410,6 +410,8 @@ class _Search:
         self._spare: dict[str, list[Candidate]] = {}
         self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
         self._resume: dict[str, list[CutBranch]] = {}  # branches the first walk left
+        # the list installed from the spare, and its threshold: a refill appends to it
+        self._head: dict[str, tuple[int, list[Candidate]]] = {}
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -466,6 +468,7 @@ class _Search:
                 self._spare_floor[tm.name] = 0
             got[:] = [c for c in got if c.ub > theta]
             self._install(tm, got)
+            self._head[tm.name] = (theta, got)
             return top[0], theta
 
         def improve(c: Candidate) -> int:
@@ -485,6 +488,7 @@ class _Search:
                 self._resume[tm.name] = log.branches
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
+        self._head[tm.name] = (theta, got)
         return top[0], theta
 
     def _install(self, tm: TrainModel, got: list[Candidate]) -> None:
@@ -505,12 +509,23 @@ class _Search:
             for c in spare:
                 if c.ub < -1 and -1 - c.ub > threshold:  # price it now, as the walk would
                     c.ub = tm.bound(_walk_order(c, tm), c.free)
-            got = [c for c in spare if c.ub > threshold]
+            # the list installed last holds every candidate above its threshold ``over``
+            # (sorted): the new ones, all at most ``over``, sort after it
+            over, head = self._head.get(tm.name, (-1, []))
+            if over < threshold:
+                over, head = 1 << 60, []
+            got = [c for c in spare if threshold < c.ub <= over]
             left = [b for b in self._resume.get(tm.name, ()) if b.bound > threshold]
             if left:
-                got += enumerate_candidates(self.board, tm, self, threshold=threshold,
-                                            budget=budget, resume=left)
-            self._install(tm, got)
+                got += [c for c in enumerate_candidates(self.board, tm, self,
+                                                        threshold=threshold, budget=budget,
+                                                        resume=left) if c.ub <= over]
+            _sort_candidates(got)
+            got[:0] = head
+            for i in range(len(head), len(got)):
+                got[i].pos = i
+            self._cands[tm.name] = got
+            self._head[tm.name] = (threshold, got)
             return got
         return self.candidates(train, threshold, budget)
 
@@ -1036,6 +1051,9 @@ def _completion_bound(
     return g
 
 
+_DIGITS = [bytes(48 + ((v >> b) & 1) for v in range(256)) for b in range(8)]
+"""Per bit ``b``: the byte table mapping a byte to the ASCII digit of its bit ``b``."""
+
 MEMO_BITS = 8 * 64 * 2**20
 """Bits the clash memo of one candidate index may hold (64 MB)."""
 
@@ -1068,16 +1086,18 @@ class _Index:
         self._orders: dict[int, list[int]] = {}  # per candidate pos: order()
 
     def _build(self) -> list[int]:
-        n = len(self.cands)
-        rows = [bytearray((n + 7) // 8) for _ in self._masks]
-        for i, c in enumerate(self.cands):
-            byte, bit = i >> 3, 1 << (i & 7)
-            m = c.sure
-            while m:
-                low = m & -m
-                rows[low.bit_length() - 1][byte] |= bit
-                m ^= low
-        return [int.from_bytes(r, "little") for r in rows]
+        """Per unit-set id, the bitset of the candidates whose ``sure`` holds it: the
+        ``sure`` masks laid out as one byte string, each id's column read out as binary
+        digits (candidate 0 the lowest bit) -- no loop per candidate and id."""
+        if not self.cands:
+            return [0] * len(self._masks)
+        width = max(1, (len(self._masks) + 7) // 8)
+        blob = b"".join([c.sure.to_bytes(width, "little") for c in self.cands])
+        rows = []
+        for j in range(len(self._masks)):
+            col = blob[j >> 3::width].translate(_DIGITS[j & 7])
+            rows.append(int(col[::-1], 2))
+        return rows
 
     def near_ids(self, j: int) -> int:
         """Bitmask of the unit-set ids meeting unit set ``j``."""
