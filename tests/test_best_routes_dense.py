@@ -445,3 +445,29 @@ def test_second_pass_walks_only_the_branches_the_first_walk_left() -> None:
         assert [(c.ub, c.nodes) for c in again] == [(c.ub, c.nodes) for c in want]
         assert len(want) > 100_000
         assert walked * 20 < fresh.nodes_explored, (low, walked, fresh.nodes_explored)
+
+
+def test_free_pieces_computed_alone_equal_the_whole_set() -> None:
+    """The pieces the two-trains-left level computes one at a time (``_free_pieces``, read
+    by the pair bound through ``_head``) equal the pieces of the whole set they stand for
+    (live candidates outside the clashes so far and outside those clashing with the pick),
+    and ``_head`` finds the same first candidate from every start in both: on
+    1893_end_bank HGK's dense board, every 500th candidate of the 8+x-train above 380 M as
+    the pick, with no clashes so far and with a previous pick's."""
+    from rhineland.routes.search import _free_pieces, _head, _Index, _pieces, _Search
+
+    base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
+    s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
+    cands = s.candidates("8+x-90", 380)
+    ix = _Index(cands, s.units.masks)
+    ix.alive &= ~(1 << 7)  # one candidate found illegal
+    n = len(cands)
+    for before in (0, ix.clashes(cands[3])):
+        for c in cands[::500]:
+            whole = _pieces(ix.alive & ~(before | ix.clashes(c)))
+            fill = _free_pieces(ix, c, _pieces(before))
+            lazy = [-1] * len(ix.alive_pieces())
+            for start in (0, c.pos, n // 2):
+                assert _head(lazy, start, n, (), (), fill) == _head(whole, start, n, (), ())
+            got = [fill(k) for k in range(len(lazy))]
+            assert got[:len(whole)] == whole and not any(got[len(whole):])

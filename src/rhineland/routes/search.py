@@ -1084,6 +1084,8 @@ class _Index:
         self._near_rows: dict[int, int] = {}  # per unit-set id: candidates using it
         self._chunked: dict[int, list[int]] = {}  # using (id), near (~id) in pieces
         self._orders: dict[int, list[int]] = {}  # per candidate pos: order()
+        self._alive_key: int | None = None
+        self._alive_chunks: list[int] = []
 
     def _build(self) -> list[int]:
         """Per unit-set id, the bitset of the candidates whose ``sure`` holds it: the
@@ -1195,6 +1197,13 @@ class _Index:
             m ^= low
         ids.sort(key=lambda x: (-counts[x] if x < len(counts) else 0, x))
         return ids[:most]
+
+    def alive_pieces(self) -> list[int]:
+        """:attr:`alive` as :func:`_pieces` (kept while ``alive`` is the same)."""
+        if self._alive_key is not self.alive:
+            self._alive_key = self.alive
+            self._alive_chunks = _pieces(self.alive)
+        return self._alive_chunks
 
     def near(self, x: int) -> int:
         """Bitset of this list's candidates with a unit set in ``sure`` meeting unit set
@@ -1698,7 +1707,34 @@ def _branch_and_bound(
         # one train left after this level: its candidates beside the picks so far, once
         last = index[level + 1].alive & ~later[0] if len(later) == 1 else 0
         last_negs = negs[level + 1] if len(later) == 1 else []
-        frees: list[int] = []
+        # with two trains left: per train its free candidates as lazy pieces (and filler)
+        lazy: list[tuple[list[int], Callable[[int], int]]] = []
+        later_chunks: dict[int, list[int]] = {}
+
+        def later_pieces(j: int) -> list[int]:
+            got = later_chunks.get(j)
+            if got is None:
+                got = later_chunks[j] = _pieces(later[j])
+            return got
+
+        def eager(c: Candidate, i: int, lims: list[int]) -> tuple[int, ...]:
+            """The clash sets of the levels left after picking ``c`` (index ``i``); their
+            best ``ub`` beside the picks appended to ``lims``."""
+            upto = (1 << i) - 1
+            nx: list[int] = []
+            for j, cf in enumerate(later):
+                ix = index[level + 1 + j]
+                if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
+                        and cf == later[j - 1]:
+                    nx.append(nx[-1])  # one list, the same clashes and start
+                    lims.append(lims[-1])
+                    continue
+                cf |= ix.clashes(c)
+                nx.append(cf)
+                fr = ix.alive & ~(cf | upto if j < same else cf)
+                lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
+            return tuple(nx)
+
         first_new = start_new[level] if need else 0  # indices below: the last pass had them
         skip_old = False
         for i in _set_bits(free):
@@ -1739,24 +1775,26 @@ def _branch_and_bound(
                 lims.append(levels[level + 1][(v & -v).bit_length() - 1].ub)
                 lim = lims[0]
                 nxt = (later[0] | index[level + 1].clashes(c),)
-            elif later:
-                upto = (1 << i) - 1
-                nx: list[int] = []
-                frees.clear()  # per level left: its live candidates beside the picks
-                for j, cf in enumerate(later):
+            elif len(later) == 2:
+                # two trains left: their free candidates as pieces computed when the pair
+                # bound reads them (it reads the first few); the whole sets only for a pick
+                # it does not prune
+                nxt = ()
+                lazy.clear()
+                for j in (0, 1):
                     ix = index[level + 1 + j]
-                    if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
-                            and cf == later[j - 1]:
-                        nx.append(nx[-1])  # one list, the same clashes and start
-                        frees.append(frees[-1])
-                        lims.append(lims[-1])
+                    if j and ix is index[level + 1] and same != 1 and later[1] == later[0]:
+                        lazy.append(lazy[0])  # one list, the same clashes and start
+                        lims.append(lims[0])
                         continue
-                    cf |= ix.clashes(c)
-                    nx.append(cf)
-                    fr = ix.alive & ~(cf | upto if j < same else cf)
-                    frees.append(fr)
-                    lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
-                nxt = tuple(nx)
+                    fill = _free_pieces(ix, c, later_pieces(j))
+                    pieces = [-1] * len(ix.alive_pieces())
+                    lazy.append((pieces, fill))
+                    h = _head(pieces, i if j < same else 0, len(ix.cands), (), (), fill)
+                    lims.append(max(ix.cands[h].ub, 0) if h < len(ix.cands) else 0)
+                lim = sum(lims)
+            elif later:
+                nxt = eager(c, i, lims)
                 lim = sum(lims)
             still = i < first_new
             if still:
@@ -1767,12 +1805,13 @@ def _branch_and_bound(
             if len(lims) == 2 and cur + val + lim > best:
                 # the last two trains: a small branch and bound on their pair
                 ia, ib = index[level + 1], index[level + 2]
-                base_a = _pieces(frees[0])
-                base_b = base_a if frees[1] is frees[0] else _pieces(frees[1])
-                pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
-                                 negs[level + 1], negs[level + 2])
+                pb = _pair_bound(ia, ib, lazy[0][0], lazy[1][0], same, i, best - cur - val,
+                                 lims, negs[level + 1], negs[level + 2], lazy[0][1],
+                                 lazy[1][1])
                 if pb is not None:
                     lim = min(lim, pb)
+            if not nxt and later and cur + val + lim > best:  # the whole sets after all
+                nxt = eager(c, i, [])
             if len(lims) > 1 and cur + val + lim > best:
                 # the trains left share no track: at most one takes a crowded unit set
                 lim = min(lim, _crowd_bound(index, level + 1, list(nxt), lims, same,
@@ -1862,17 +1901,47 @@ def _pieces(x: int) -> list[int]:
             for at in range(0, len(data), _CHUNK_BYTES)]
 
 
+def _free_pieces(ix: _Index, c: Candidate, clash: list[int]) -> Callable[[int], int]:
+    """Piece ``k`` (as :func:`_pieces`) of ``ix``'s live candidates outside ``clash`` (as
+    pieces) and outside the candidates clashing with ``c`` (:meth:`_Index.clashes`: a unit
+    set of their ``sure`` meets one of ``c.sure``), computed on its own."""
+    alive = ix.alive_pieces()
+    rows = []
+    m = c.sure
+    while m:
+        low = m & -m
+        rows.append(ix.near_chunks(low.bit_length() - 1))
+        m ^= low
+
+    def fill(k: int) -> int:
+        x = alive[k] if k < len(alive) else 0
+        if k < len(clash):
+            x ^= x & clash[k]
+        for row in rows:
+            if not x:
+                break
+            if k < len(row):
+                x ^= x & row[k]
+        return x
+
+    return fill
+
+
 def _head(base: list[int], start: int, stop: int, inc: tuple[list[int], ...],
-          exc: tuple[list[int], ...]) -> int:
+          exc: tuple[list[int], ...], fill: Callable[[int], int] | None = None) -> int:
     """The lowest index ``i`` with ``start <= i < stop`` in ``base``, in every set of
     ``inc`` and in no set of ``exc`` (all as :func:`_pieces`); ``stop`` when there is
-    none."""
+    none.  A piece of ``base`` below 0 is not computed yet: ``fill(k)`` gives piece ``k``
+    (then kept in ``base``)."""
     bits = _CHUNK_BYTES * 8
     k = start // bits
     low = start - k * bits
     end = min(len(base), (stop + bits - 1) // bits)
     while k < end:
         c = base[k]
+        if c < 0:
+            assert fill is not None
+            c = base[k] = fill(k)
         if low:
             c = (c >> low) << low
             low = 0
@@ -1894,12 +1963,14 @@ def _head(base: list[int], start: int, stop: int, inc: tuple[list[int], ...],
 
 def _pair_bound(ia: _Index, ib: _Index, base_a: list[int], base_b: list[int], same: int,
                 start: int, threshold: int, lims: list[int], negs_a: list[int],
-                negs_b: list[int]) -> int | None:
+                negs_b: list[int], fill_a: Callable[[int], int] | None = None,
+                fill_b: Callable[[int], int] | None = None) -> int | None:
     """A bound (M) at most ``threshold`` on what the last two trains (lists ``ia``, ``ib``)
     earn together beside the picks, or ``None`` when none was found.
 
     ``base_a``/``base_b``: their live candidates that may run beside the picks (as
-    :func:`_pieces`); ``same``: how many of the two are of the picked train's type (they
+    :func:`_pieces`; a piece below 0 is computed when needed by ``fill_a``/``fill_b``, see
+    :func:`_head`); ``same``: how many of the two are of the picked train's type (they
     take only the indices from ``start`` on; when both are, also of one type with each
     other, the second takes a candidate at or after the first's: symmetry); ``lims``:
     each one's best ``ub`` beside the picks (at least 0); ``negs_a``/``negs_b``: their
@@ -1929,10 +2000,10 @@ def _pair_bound(ia: _Index, ib: _Index, base_a: list[int], base_b: list[int], sa
     opened = 0
     while stack:
         start_a, inc_a, exc_a, start_b, exc_b = stack.pop()
-        ha = _head(base_a, start_a, wa, inc_a, exc_a)
+        ha = _head(base_a, start_a, wa, inc_a, exc_a, fill_a)
         if ordered and ha < wa and start_b < ha:
             start_b = ha  # the second train takes a candidate at or after the first's
-        hb = _head(base_b, start_b, wb, no, exc_b)
+        hb = _head(base_b, start_b, wb, no, exc_b, fill_b)
         va = max(ca[ha].ub, 0) if ha < wa else 0
         vb = max(cb[hb].ub, 0) if hb < wb else 0
         if va + vb <= threshold:
