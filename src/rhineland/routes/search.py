@@ -118,12 +118,15 @@ Algorithm
    top`` (each other train earns at most its ``top``), so every train type whose
    first walk stopped above that threshold is walked again down to it (or, for a
    walk without a completion bound, its kept candidates filtered: the walk is not
-   repeated) and the branch and bound repeats on the full lists, searching only runs
-   with at least one candidate the first lists lacked (the first pass was exhaustive
-   over those; see ``fresh`` of :func:`_branch_and_bound`): the answer is then exact.
+   repeated; with one, the candidates it met filtered and only the branches it left
+   by the completion bound walked again, from where it left them) and the branch and
+   bound repeats on the full lists, searching only runs with at least one candidate
+   the first lists lacked (the first pass was exhaustive over those; see ``fresh`` of
+   :func:`_branch_and_bound`): the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
-   per surely used unit set, and a clash memo capped at 64 MB per list
-   (:data:`MEMO_BITS`).
+   per surely used unit set, a clash memo capped at 64 MB per list
+   (:data:`MEMO_BITS`), and per train type the first walk's spare candidates and
+   left branches (at most 20,000 each, :class:`WalkLog`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
