@@ -422,11 +422,12 @@ def test_end_cut_keeps_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_second_pass_walks_only_the_branches_the_first_walk_left() -> None:
     """A second pass below the first walk's rising threshold (``refill``) lists exactly
     the candidates of a new walk at that threshold (same ``ub``, same order) while walking
-    only the branches the first walk left by its completion bound (``WalkLog.branches``),
-    not every start again: the 8+x-train on 1893_end_bank HGK's dense board, first walk
-    with three trains' margin (threshold 281 M), second passes at 180 M (what three 8+x
-    trains need there) and 0 M (measured: the first walk left 4,119 branches; a new walk
-    at 180 M visits 196,185 nodes, the second pass 4,473)."""
+    only the branches the first walk left by its completion bound (``WalkLog.branches``)
+    and the starts it walked before it recorded them, not every start again: the
+    8+x-train on 1893_end_bank HGK's dense board, first walk with three trains' margin
+    (threshold 281 M), second passes at 180 M (what three 8+x trains need there) and 0 M
+    (measured: the first walk recorded 3,787 branches after 3 starts; a new walk at 180 M
+    visits 196,185 nodes, the second pass 25,264)."""
     from rhineland.routes import search
     from rhineland.routes.search import _Search
 
@@ -444,7 +445,7 @@ def test_second_pass_walks_only_the_branches_the_first_walk_left() -> None:
         want = fresh.candidates("8+x-90", low)
         assert [(c.ub, c.nodes) for c in again] == [(c.ub, c.nodes) for c in want]
         assert len(want) > 100_000
-        assert walked * 20 < fresh.nodes_explored, (low, walked, fresh.nodes_explored)
+        assert walked * 5 < fresh.nodes_explored, (low, walked, fresh.nodes_explored)
 
 
 def test_free_pieces_computed_alone_equal_the_whole_set() -> None:

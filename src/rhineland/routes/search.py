@@ -412,7 +412,8 @@ class _Search:
         self._cands: dict[str, list[Candidate]] = {}
         self._spare: dict[str, list[Candidate]] = {}
         self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
-        self._resume: dict[str, list[CutBranch]] = {}  # branches the first walk left
+        # the branches the first walk left and the starts it walked before recording them
+        self._resume: dict[str, tuple[list[CutBranch], frozenset[int]]] = {}
         # the list installed from the spare, and its threshold: a refill appends to it
         self._head: dict[str, tuple[int, list[Candidate]]] = {}
 
@@ -486,9 +487,10 @@ class _Search:
         if log.spare is not None:  # for a second pass down to ``log.cut``
             self._spare[tm.name] = [*got, *log.spare]
             self._spare_floor[tm.name] = max(log.cut, 0)
-            if log.branches is not None:  # or lower: the branches left are walked then
+            if log.branches is not None and log.recording:
+                # or lower: the branches left and the first starts are walked then
                 self._spare_floor[tm.name] = 0
-                self._resume[tm.name] = log.branches
+                self._resume[tm.name] = (log.branches, frozenset(log.early))
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
         self._head[tm.name] = (theta, got)
@@ -517,12 +519,19 @@ class _Search:
             over, head = self._head.get(tm.name, (-1, []))
             if over < threshold:
                 over, head = 1 << 60, []
-            got = [c for c in spare if threshold < c.ub <= over]
-            left = [b for b in self._resume.get(tm.name, ()) if b.bound > threshold]
-            if left:
-                got += [c for c in enumerate_candidates(self.board, tm, self,
-                                                        threshold=threshold, budget=budget,
-                                                        resume=left) if c.ub <= over]
+            branches, early = self._resume.get(tm.name, ([], frozenset()))
+            if early:  # those starts are walked again: not their candidates met
+                need = tm.need_end
+                got = [c for c in spare if threshold < c.ub <= over and (
+                    c.nodes[0] if need < 0 or (need >> c.nodes[0]) & 1 else c.nodes[-1]
+                ) not in early]  # (the start of the walk that met it: _walk_order)
+            else:
+                got = [c for c in spare if threshold < c.ub <= over]
+            left = [b for b in branches if b[0] > threshold]
+            if left or early:
+                got += [c for c in enumerate_candidates(
+                    self.board, tm, self, threshold=threshold, budget=budget, resume=left,
+                    restart=early) if c.ub <= over]
             _sort_candidates(got)
             got[:0] = head
             for i in range(len(head), len(got)):
@@ -585,22 +594,14 @@ class _Stop(Exception):
     pass
 
 
-@dataclass(slots=True, frozen=True)
-class CutBranch:
-    """A branch a walk left by its completion bound, as the walk stood at its last node:
-    ``bound`` (M) the completion bound it was left at; ``path``/``steps`` the nodes and
-    the open segments per step so far; ``counts`` the visits per distance rule (or, with
-    a general distance rule, ``kind_counts`` per node kind); ``far`` the end-reach table
-    of its start (``None``: none); ``state`` the arguments of the walk's node visit
-    (node, visited, must units, sure ids, groups, free visits, counted, values)."""
-
-    bound: int
-    path: tuple[int, ...]
-    steps: tuple[tuple[Track, ...], ...]
-    counts: tuple[int, ...]
-    kind_counts: tuple[tuple[str, int], ...]
-    far: list[float] | None
-    state: tuple[int, int, int, int, int, int, bool, int]
+CutBranch = tuple[int, tuple[int, ...], tuple[tuple[Track, ...], ...], tuple[int, ...],
+                  list[float] | None, int, int, int, int, int, int, bool, int]
+"""A branch a walk left by its completion bound, as the walk stood at its last node (a
+plain tuple: walks record many): the completion bound (M) it was left at; the path's
+nodes; the open segments per step; the visits counted per distance rule (a walk with a
+completion bound has no general distance rule); the end-reach table of its start
+(``None``: none); then the arguments of the walk's node visit (node, visited, must
+units, sure ids, groups, free visits, counted, values)."""
 
 
 @dataclass(slots=True)
@@ -615,15 +616,20 @@ class WalkLog:
     completion bound of a branch the walk left (``-1``: none).  Every candidate with
     ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
     walk at a threshold ``>= cut`` keeps.  ``branches``: the branches the walk left
-    (``None`` once more than ``cap``): every candidate the walk did not meet lies in one
-    of them, with ``ub`` at most its bound, so a walk of the kept ones and ``spare``
-    plus a walk of the branches bounded above a threshold from where they were left
-    (``resume`` of :func:`enumerate_candidates`) hold every candidate above it."""
+    once ``recording`` (from the first start after :data:`RECORD_AFTER` walk nodes; the
+    starts walked before are ``early``), ``None`` once more than ``cap``: every candidate
+    the walk did not meet lies in one of them or in the paths of an early start, with
+    ``ub`` at most the branch's bound; so the kept ones and ``spare`` (but those of the
+    early starts) plus a walk of the early starts and of the branches bounded above a
+    threshold from where they were left (``restart`` and ``resume`` of
+    :func:`enumerate_candidates`) hold every candidate above it."""
 
     spare: list[Candidate] | None
     cut: int = -1
     cap: int = 20_000
     branches: list[CutBranch] | None = field(default_factory=list)
+    recording: bool = False
+    early: list[int] = field(default_factory=list)
 
 
 def enumerate_candidates(
@@ -638,6 +644,7 @@ def enumerate_candidates(
     units: UnitSets | None = None,
     log: WalkLog | None = None,
     resume: list[CutBranch] | None = None,
+    restart: frozenset[int] = frozenset(),
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -652,7 +659,7 @@ def enumerate_candidates(
     ``log`` (with ``improve``): collects the candidates the rising threshold leaves out
     and the branches it cut (see :class:`WalkLog`).  ``resume``: walk only these
     branches (left by an earlier walk of the same train, board and ``forbid``) from
-    where they were left, instead of every start.
+    where they were left, and the starts in ``restart``, instead of every start.
     """
     adj = bm.hops
     terminal = bm.terminal
@@ -739,14 +746,13 @@ def enumerate_candidates(
                 if log is not None:
                     if v > log.cut:
                         log.cut = v
-                    if log.branches is not None:
+                    if log.recording and log.branches is not None:
                         if len(log.branches) >= log.cap:
                             log.branches = None  # too many: a later pass walks again
                         else:
-                            log.branches.append(CutBranch(
-                                v, tuple(path), tuple(steps), tuple(counts),
-                                tuple(kind_counts.items()), far,
-                                (node, vmask, umask, smask, gmask, free, counted, acc)))
+                            log.branches.append((
+                                v, tuple(path), tuple(steps), tuple(counts), far, node,
+                                vmask, umask, smask, gmask, free, counted, acc))
                 return
         if (
             node > start
@@ -860,13 +866,17 @@ def enumerate_candidates(
         starts.sort(key=lambda s: (-tm.value[s], s))
     try:
         for br in resume or ():
-            path[:] = br.path
-            steps[:] = br.steps
-            counts = list(br.counts)
-            kind_counts = dict(br.kind_counts)
-            far = br.far
-            dfs(*br.state)
-        for s in starts if resume is None else ():
+            path[:] = br[1]
+            steps[:] = br[2]
+            counts = list(br[3])
+            far = br[4]  # (read by the walk)
+            dfs(*br[5:])
+        for s in starts if resume is None else [x for x in starts if x in restart]:
+            if log is not None and not log.recording:
+                if explored > RECORD_AFTER:
+                    log.recording = True  # a big walk: record the branches it leaves
+                else:
+                    log.early.append(s)
             if general:
                 kind_counts = {kinds[s]: 1}
                 if not tm.distance_ok(kind_counts):
@@ -877,6 +887,7 @@ def enumerate_candidates(
                     continue
                 counts = [0] * len(limits)
                 counts[r0] = 1
+            far = None
             if end_ids and explored > END_CUT_AFTER:
                 # a big walk: each start's paths are kept only when they end at a node of a
                 # larger id, so leave paths that can no longer reach one (as the token cut)
@@ -949,6 +960,10 @@ END_CUT_AFTER = 20_000
 """Walk nodes after which a walk computes, per start, how far each node is from a node
 a route of that start may end at (one breadth-first search per start: too dear for the
 small walks of ordinary boards)."""
+
+RECORD_AFTER = 20_000
+"""Walk nodes after which a first walk records the branches it leaves (:class:`WalkLog`):
+a small walk is walked again instead (cheaper than recording its many small cuts)."""
 
 SPARE_MAX = 100_000
 """Most candidates a first walk without a completion bound keeps for the second pass
