@@ -413,7 +413,8 @@ class _Search:
         self._spare: dict[str, list[Candidate]] = {}
         self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
         # the branches the first walk left and the starts it walked before recording them
-        self._resume: dict[str, tuple[list[CutBranch], frozenset[int]]] = {}
+        # (and down to which threshold the spare alone serves a second pass)
+        self._resume: dict[str, tuple[list[CutBranch], frozenset[int], int]] = {}
         # the list installed from the spare, and its threshold: a refill appends to it
         self._head: dict[str, tuple[int, list[Candidate]]] = {}
 
@@ -490,7 +491,7 @@ class _Search:
             if log.branches is not None and log.recording:
                 # or lower: the branches left and the first starts are walked then
                 self._spare_floor[tm.name] = 0
-                self._resume[tm.name] = (log.branches, frozenset(log.early))
+                self._resume[tm.name] = (log.branches, frozenset(log.early), max(log.cut, 0))
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
         self._head[tm.name] = (theta, got)
@@ -519,7 +520,9 @@ class _Search:
             over, head = self._head.get(tm.name, (-1, []))
             if over < threshold:
                 over, head = 1 << 60, []
-            branches, early = self._resume.get(tm.name, ([], frozenset()))
+            branches, early, cut = self._resume.get(tm.name, ([], frozenset(), 0))
+            if threshold >= cut:  # every candidate above it was met: no walk at all
+                branches, early = [], frozenset()
             if early:  # those starts are walked again: not their candidates met
                 need = tm.need_end
                 got = [c for c in spare if threshold < c.ub <= over and (
