@@ -126,7 +126,7 @@ Algorithm
    Memory: the candidate lists (only those above the thresholds), one bitset
    per surely used unit set, a clash memo capped at 64 MB per list
    (:data:`MEMO_BITS`), and per train type the first walk's spare candidates and
-   left branches (at most 20,000 each, :class:`WalkLog`).
+   left branches (at most 20,000 and 5,000, :class:`WalkLog`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
@@ -620,10 +620,11 @@ class WalkLog:
     ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
     walk at a threshold ``>= cut`` keeps.  ``branches``: the branches the walk left
     once ``recording`` (from the first start after :data:`RECORD_AFTER` walk nodes; the
-    starts walked before are ``early``), ``None`` once more than ``cap``: every candidate
-    the walk did not meet lies in one of them or in the paths of an early start, with
-    ``ub`` at most the branch's bound; so the kept ones and ``spare`` (but those of the
-    early starts) plus a walk of the early starts and of the branches bounded above a
+    starts walked before are ``early``), ``None`` once more than :data:`BRANCHES_MAX`:
+    every candidate the walk did not meet lies in one of them or in the paths of an
+    early start, with ``ub`` at most the branch's bound; so the kept ones and ``spare``
+    (but those of the early starts) plus a walk of the early starts and of the branches
+    bounded above a
     threshold from where they were left (``restart`` and ``resume`` of
     :func:`enumerate_candidates`) hold every candidate above it."""
 
@@ -750,7 +751,7 @@ def enumerate_candidates(
                     if v > log.cut:
                         log.cut = v
                     if log.recording and log.branches is not None:
-                        if len(log.branches) >= log.cap:
+                        if len(log.branches) >= BRANCHES_MAX:
                             log.branches = None  # too many: a later pass walks again
                         else:
                             log.branches.append((
@@ -967,6 +968,12 @@ small walks of ordinary boards)."""
 RECORD_AFTER = 20_000
 """Walk nodes after which a first walk records the branches it leaves (:class:`WalkLog`):
 a small walk is walked again instead (cheaper than recording its many small cuts)."""
+
+BRANCHES_MAX = 5_000
+"""Most branches a first walk records (:class:`WalkLog`); beyond, none is kept and a
+second pass below the walk's largest cut walks again.  Records cost time (allocations and
+the collector's passes over them) where no second pass comes: at 20,000 the two walks of
+1893_end_bank HGK 8+x+6 took ~0.2 s more."""
 
 SPARE_MAX = 100_000
 """Most candidates a first walk without a completion bound keeps for the second pass
