@@ -417,3 +417,63 @@ def test_end_cut_keeps_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
     want, nodes0 = walk()
     assert got == want and len(got) > 20_000
     assert nodes < 0.9 * nodes0, (nodes, nodes0)
+
+
+def test_second_pass_walks_only_the_branches_the_first_walk_left() -> None:
+    """A second pass below the first walk's rising threshold (``refill``) lists exactly
+    the candidates of a new walk at that threshold (same ``ub``, same order) while walking
+    only the branches the first walk left by its completion bound (``WalkLog.branches``)
+    and the starts it walked before it recorded them, not every start again: the
+    8+x-train on 1893_end_bank HGK's dense board, first walk with three trains' margin
+    (threshold 281 M), second passes at 180 M (what three 8+x trains need there), 0 M and
+    the largest bound of a branch it left (280 M: no walk at all) (measured: the first walk
+    recorded 3,787 branches after 3 starts; a new walk at 180 M visits 196,185 nodes, the
+    second pass 25,264)."""
+    from rhineland.routes import search
+    from rhineland.routes.search import _Search
+
+    base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
+    ctx = dataclasses.replace(base, trains=("8+x-90",))
+    for low in (180, 0, -1):
+        first = _Search(ctx)
+        got: list[Candidate] = []
+        _top, theta = first.first_pass("8+x-90", search._margin(3), None, got)
+        cut = first._resume["8+x"][2]  # the largest bound of a branch the walk left
+        if low < 0:
+            low = cut  # every candidate above it was met: served without a walk
+        assert theta > low
+        walked = first.nodes_explored
+        again = first.refill("8+x-90", low, None)
+        walked = first.nodes_explored - walked
+        fresh = _Search(ctx)
+        want = fresh.candidates("8+x-90", low)
+        assert [(c.ub, c.nodes) for c in again] == [(c.ub, c.nodes) for c in want]
+        assert len(want) > 90_000
+        assert walked * 5 < fresh.nodes_explored, (low, walked, fresh.nodes_explored)
+        assert walked == 0 or low < cut
+
+
+def test_free_pieces_computed_alone_equal_the_whole_set() -> None:
+    """The pieces the two-trains-left level computes one at a time (``_free_pieces``, read
+    by the pair bound through ``_head``) equal the pieces of the whole set they stand for
+    (live candidates outside the clashes so far and outside those clashing with the pick),
+    and ``_head`` finds the same first candidate from every start in both: on
+    1893_end_bank HGK's dense board, every 500th candidate of the 8+x-train above 380 M as
+    the pick, with no clashes so far and with a previous pick's."""
+    from rhineland.routes.search import _free_pieces, _head, _Index, _pieces, _Search
+
+    base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
+    s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
+    cands = s.candidates("8+x-90", 380)
+    ix = _Index(cands, s.units.masks)
+    ix.alive &= ~(1 << 7)  # one candidate found illegal
+    n = len(cands)
+    for before in (0, ix.clashes(cands[3])):
+        for c in cands[::500]:
+            whole = _pieces(ix.alive & ~(before | ix.clashes(c)))
+            fill = _free_pieces(ix, c, _pieces(before))
+            lazy = [-1] * len(ix.alive_pieces())
+            for start in (0, c.pos, n // 2):
+                assert _head(lazy, start, n, (), (), fill) == _head(whole, start, n, (), ())
+            got = [fill(k) for k in range(len(lazy))]
+            assert got[:len(whole)] == whole and not any(got[len(whole):])

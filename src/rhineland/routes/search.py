@@ -118,12 +118,15 @@ Algorithm
    top`` (each other train earns at most its ``top``), so every train type whose
    first walk stopped above that threshold is walked again down to it (or, for a
    walk without a completion bound, its kept candidates filtered: the walk is not
-   repeated) and the branch and bound repeats on the full lists, searching only runs
-   with at least one candidate the first lists lacked (the first pass was exhaustive
-   over those; see ``fresh`` of :func:`_branch_and_bound`): the answer is then exact.
+   repeated; with one, the candidates it met filtered and only the branches it left
+   by the completion bound walked again, from where it left them) and the branch and
+   bound repeats on the full lists, searching only runs with at least one candidate
+   the first lists lacked (the first pass was exhaustive over those; see ``fresh`` of
+   :func:`_branch_and_bound`): the answer is then exact.
    Memory: the candidate lists (only those above the thresholds), one bitset
-   per surely used unit set, and a clash memo capped at 64 MB per list
-   (:data:`MEMO_BITS`).
+   per surely used unit set, a clash memo capped at 64 MB per list
+   (:data:`MEMO_BITS`), and per train type the first walk's spare candidates and
+   left branches (at most 20,000 and 5,000, :class:`WalkLog`).
 
    **Anytime.**  With ``budget_nodes`` the walks and the branch and bound are
    charged per node; when the budget is spent the search stops and returns the
@@ -153,7 +156,7 @@ from __future__ import annotations
 import bisect
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rhineland.errors import GameError
@@ -409,6 +412,11 @@ class _Search:
         self._cands: dict[str, list[Candidate]] = {}
         self._spare: dict[str, list[Candidate]] = {}
         self._spare_floor: dict[str, int] = {}  # the spare list is whole above it
+        # the branches the first walk left and the starts it walked before recording them
+        # (and down to which threshold the spare alone serves a second pass)
+        self._resume: dict[str, tuple[list[CutBranch], frozenset[int], int]] = {}
+        # the list installed from the spare, and its threshold: a refill appends to it
+        self._head: dict[str, tuple[int, list[Candidate]]] = {}
 
     # -- candidates ------------------------------------------------------------
     def model(self, train: str) -> TrainModel:
@@ -465,6 +473,7 @@ class _Search:
                 self._spare_floor[tm.name] = 0
             got[:] = [c for c in got if c.ub > theta]
             self._install(tm, got)
+            self._head[tm.name] = (theta, got)
             return top[0], theta
 
         def improve(c: Candidate) -> int:
@@ -479,8 +488,13 @@ class _Search:
         if log.spare is not None:  # for a second pass down to ``log.cut``
             self._spare[tm.name] = [*got, *log.spare]
             self._spare_floor[tm.name] = max(log.cut, 0)
+            if log.branches is not None and log.recording:
+                # or lower: the branches left and the first starts are walked then
+                self._spare_floor[tm.name] = 0
+                self._resume[tm.name] = (log.branches, frozenset(log.early), max(log.cut, 0))
         got[:] = [c for c in got if c.ub > theta]
         self._install(tm, got)
+        self._head[tm.name] = (theta, got)
         return top[0], theta
 
     def _install(self, tm: TrainModel, got: list[Candidate]) -> None:
@@ -496,12 +510,37 @@ class _Search:
         self._cands.pop(tm.name, None)
         spare = self._spare.get(tm.name)
         if spare is not None and threshold >= self._spare_floor[tm.name]:
-            # the first walk met every candidate above the threshold: no second walk
+            # the first walk met every candidate above the threshold, or left it in a
+            # branch it recorded (walked now, at the new threshold): no second full walk
             for c in spare:
                 if c.ub < -1 and -1 - c.ub > threshold:  # price it now, as the walk would
                     c.ub = tm.bound(_walk_order(c, tm), c.free)
-            got = [c for c in spare if c.ub > threshold]
-            self._install(tm, got)
+            # the list installed last holds every candidate above its threshold ``over``
+            # (sorted): the new ones, all at most ``over``, sort after it
+            over, head = self._head.get(tm.name, (-1, []))
+            if over < threshold:
+                over, head = 1 << 60, []
+            branches, early, cut = self._resume.get(tm.name, ([], frozenset(), 0))
+            if threshold >= cut:  # every candidate above it was met: no walk at all
+                branches, early = [], frozenset()
+            if early:  # those starts are walked again: not their candidates met
+                need = tm.need_end
+                got = [c for c in spare if threshold < c.ub <= over and (
+                    c.nodes[0] if need < 0 or (need >> c.nodes[0]) & 1 else c.nodes[-1]
+                ) not in early]  # (the start of the walk that met it: _walk_order)
+            else:
+                got = [c for c in spare if threshold < c.ub <= over]
+            left = [b for b in branches if b[0] > threshold]
+            if left or early:
+                got += [c for c in enumerate_candidates(
+                    self.board, tm, self, threshold=threshold, budget=budget, resume=left,
+                    restart=early) if c.ub <= over]
+            _sort_candidates(got)
+            got[:0] = head
+            for i in range(len(head), len(got)):
+                got[i].pos = i
+            self._cands[tm.name] = got
+            self._head[tm.name] = (threshold, got)
             return got
         return self.candidates(train, threshold, budget)
 
@@ -558,6 +597,16 @@ class _Stop(Exception):
     pass
 
 
+CutBranch = tuple[int, tuple[int, ...], tuple[tuple[Track, ...], ...], tuple[int, ...],
+                  list[float] | None, int, int, int, int, int, int, bool, int]
+"""A branch a walk left by its completion bound, as the walk stood at its last node (a
+plain tuple: walks record many): the completion bound (M) it was left at; the path's
+nodes; the open segments per step; the visits counted per distance rule (a walk with a
+completion bound has no general distance rule); the end-reach table of its start
+(``None``: none); then the arguments of the walk's node visit (node, visited, must
+units, sure ids, groups, free visits, counted, values)."""
+
+
 @dataclass(slots=True)
 class WalkLog:
     """What a walk with a rising threshold leaves out, so that a second pass at a lower
@@ -569,11 +618,22 @@ class WalkLog:
     ``-1 - ub`` bounding it was at most the threshold then).  ``cut``: the largest
     completion bound of a branch the walk left (``-1``: none).  Every candidate with
     ``ub`` above ``cut`` was met, so the kept ones and ``spare`` hold every candidate a
-    walk at a threshold ``>= cut`` keeps."""
+    walk at a threshold ``>= cut`` keeps.  ``branches``: the branches the walk left
+    once ``recording`` (from the first start after :data:`RECORD_AFTER` walk nodes; the
+    starts walked before are ``early``), ``None`` once more than :data:`BRANCHES_MAX`:
+    every candidate the walk did not meet lies in one of them or in the paths of an
+    early start, with ``ub`` at most the branch's bound; so the kept ones and ``spare``
+    (but those of the early starts) plus a walk of the early starts and of the branches
+    bounded above a
+    threshold from where they were left (``restart`` and ``resume`` of
+    :func:`enumerate_candidates`) hold every candidate above it."""
 
     spare: list[Candidate] | None
     cut: int = -1
     cap: int = 20_000
+    branches: list[CutBranch] | None = field(default_factory=list)
+    recording: bool = False
+    early: list[int] = field(default_factory=list)
 
 
 def enumerate_candidates(
@@ -587,6 +647,8 @@ def enumerate_candidates(
     budget: Budget | None = None,
     units: UnitSets | None = None,
     log: WalkLog | None = None,
+    resume: list[CutBranch] | None = None,
+    restart: frozenset[int] = frozenset(),
 ) -> list[Candidate]:
     """The paths ``tm``'s train might legally run, once each, with their bound ``ub``.
 
@@ -599,7 +661,9 @@ def enumerate_candidates(
     (if given) has its ``nodes_explored`` increased by the DFS nodes visited;
     ``budget`` is charged the same and raises :class:`OutOfBudget` when spent.
     ``log`` (with ``improve``): collects the candidates the rising threshold leaves out
-    and the largest completion bound of a branch it cut (see :class:`WalkLog`).
+    and the branches it cut (see :class:`WalkLog`).  ``resume``: walk only these
+    branches (left by an earlier walk of the same train, board and ``forbid``) from
+    where they were left, and the starts in ``restart``, instead of every start.
     """
     adj = bm.hops
     terminal = bm.terminal
@@ -683,8 +747,16 @@ def enumerate_candidates(
                 cb = _completion_bound(tm, bm)
             v = cb(path, vmask, counts, free, acc, theta)
             if v <= theta:
-                if log is not None and v > log.cut:
-                    log.cut = v
+                if log is not None:
+                    if v > log.cut:
+                        log.cut = v
+                    if log.recording and log.branches is not None:
+                        if len(log.branches) >= BRANCHES_MAX:
+                            log.branches = None  # too many: a later pass walks again
+                        else:
+                            log.branches.append((
+                                v, tuple(path), tuple(steps), tuple(counts), far, node,
+                                vmask, umask, smask, gmask, free, counted, acc))
                 return
         if (
             node > start
@@ -797,7 +869,18 @@ def enumerate_candidates(
     if prunes:  # good starts first: the threshold rises sooner
         starts.sort(key=lambda s: (-tm.value[s], s))
     try:
-        for s in starts:
+        for br in resume or ():
+            path[:] = br[1]
+            steps[:] = br[2]
+            counts = list(br[3])
+            far = br[4]  # (read by the walk)
+            dfs(*br[5:])
+        for s in starts if resume is None else [x for x in starts if x in restart]:
+            if log is not None and not log.recording:
+                if explored > RECORD_AFTER:
+                    log.recording = True  # a big walk: record the branches it leaves
+                else:
+                    log.early.append(s)
             if general:
                 kind_counts = {kinds[s]: 1}
                 if not tm.distance_ok(kind_counts):
@@ -808,6 +891,7 @@ def enumerate_candidates(
                     continue
                 counts = [0] * len(limits)
                 counts[r0] = 1
+            far = None
             if end_ids and explored > END_CUT_AFTER:
                 # a big walk: each start's paths are kept only when they end at a node of a
                 # larger id, so leave paths that can no longer reach one (as the token cut)
@@ -880,6 +964,16 @@ END_CUT_AFTER = 20_000
 """Walk nodes after which a walk computes, per start, how far each node is from a node
 a route of that start may end at (one breadth-first search per start: too dear for the
 small walks of ordinary boards)."""
+
+RECORD_AFTER = 20_000
+"""Walk nodes after which a first walk records the branches it leaves (:class:`WalkLog`):
+a small walk is walked again instead (cheaper than recording its many small cuts)."""
+
+BRANCHES_MAX = 5_000
+"""Most branches a first walk records (:class:`WalkLog`); beyond, none is kept and a
+second pass below the walk's largest cut walks again.  Records cost time (allocations and
+the collector's passes over them) where no second pass comes: at 20,000 the two walks of
+1893_end_bank HGK 8+x+6 took ~0.2 s more."""
 
 SPARE_MAX = 100_000
 """Most candidates a first walk without a completion bound keeps for the second pass
@@ -985,6 +1079,9 @@ def _completion_bound(
     return g
 
 
+_DIGITS = [bytes(48 + ((v >> b) & 1) for v in range(256)) for b in range(8)]
+"""Per bit ``b``: the byte table mapping a byte to the ASCII digit of its bit ``b``."""
+
 MEMO_BITS = 8 * 64 * 2**20
 """Bits the clash memo of one candidate index may hold (64 MB)."""
 
@@ -1015,18 +1112,22 @@ class _Index:
         self._near_rows: dict[int, int] = {}  # per unit-set id: candidates using it
         self._chunked: dict[int, list[int]] = {}  # using (id), near (~id) in pieces
         self._orders: dict[int, list[int]] = {}  # per candidate pos: order()
+        self._alive_key: int | None = None
+        self._alive_chunks: list[int] = []
 
     def _build(self) -> list[int]:
-        n = len(self.cands)
-        rows = [bytearray((n + 7) // 8) for _ in self._masks]
-        for i, c in enumerate(self.cands):
-            byte, bit = i >> 3, 1 << (i & 7)
-            m = c.sure
-            while m:
-                low = m & -m
-                rows[low.bit_length() - 1][byte] |= bit
-                m ^= low
-        return [int.from_bytes(r, "little") for r in rows]
+        """Per unit-set id, the bitset of the candidates whose ``sure`` holds it: the
+        ``sure`` masks laid out as one byte string, each id's column read out as binary
+        digits (candidate 0 the lowest bit) -- no loop per candidate and id."""
+        if not self.cands:
+            return [0] * len(self._masks)
+        width = max(1, (len(self._masks) + 7) // 8)
+        blob = b"".join([c.sure.to_bytes(width, "little") for c in self.cands])
+        rows = []
+        for j in range(len(self._masks)):
+            col = blob[j >> 3::width].translate(_DIGITS[j & 7])
+            rows.append(int(col[::-1], 2))
+        return rows
 
     def near_ids(self, j: int) -> int:
         """Bitmask of the unit-set ids meeting unit set ``j``."""
@@ -1124,6 +1225,13 @@ class _Index:
             m ^= low
         ids.sort(key=lambda x: (-counts[x] if x < len(counts) else 0, x))
         return ids[:most]
+
+    def alive_pieces(self) -> list[int]:
+        """:attr:`alive` as :func:`_pieces` (kept while ``alive`` is the same)."""
+        if self._alive_key is not self.alive:
+            self._alive_key = self.alive
+            self._alive_chunks = _pieces(self.alive)
+        return self._alive_chunks
 
     def near(self, x: int) -> int:
         """Bitset of this list's candidates with a unit set in ``sure`` meeting unit set
@@ -1627,7 +1735,34 @@ def _branch_and_bound(
         # one train left after this level: its candidates beside the picks so far, once
         last = index[level + 1].alive & ~later[0] if len(later) == 1 else 0
         last_negs = negs[level + 1] if len(later) == 1 else []
-        frees: list[int] = []
+        # with two trains left: per train its free candidates as lazy pieces (and filler)
+        lazy: list[tuple[list[int], Callable[[int], int]]] = []
+        later_chunks: dict[int, list[int]] = {}
+
+        def later_pieces(j: int) -> list[int]:
+            got = later_chunks.get(j)
+            if got is None:
+                got = later_chunks[j] = _pieces(later[j])
+            return got
+
+        def eager(c: Candidate, i: int, lims: list[int]) -> tuple[int, ...]:
+            """The clash sets of the levels left after picking ``c`` (index ``i``); their
+            best ``ub`` beside the picks appended to ``lims``."""
+            upto = (1 << i) - 1
+            nx: list[int] = []
+            for j, cf in enumerate(later):
+                ix = index[level + 1 + j]
+                if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
+                        and cf == later[j - 1]:
+                    nx.append(nx[-1])  # one list, the same clashes and start
+                    lims.append(lims[-1])
+                    continue
+                cf |= ix.clashes(c)
+                nx.append(cf)
+                fr = ix.alive & ~(cf | upto if j < same else cf)
+                lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
+            return tuple(nx)
+
         first_new = start_new[level] if need else 0  # indices below: the last pass had them
         skip_old = False
         for i in _set_bits(free):
@@ -1668,24 +1803,26 @@ def _branch_and_bound(
                 lims.append(levels[level + 1][(v & -v).bit_length() - 1].ub)
                 lim = lims[0]
                 nxt = (later[0] | index[level + 1].clashes(c),)
-            elif later:
-                upto = (1 << i) - 1
-                nx: list[int] = []
-                frees.clear()  # per level left: its live candidates beside the picks
-                for j, cf in enumerate(later):
+            elif len(later) == 2:
+                # two trains left: their free candidates as pieces computed when the pair
+                # bound reads them (it reads the first few); the whole sets only for a pick
+                # it does not prune
+                nxt = ()
+                lazy.clear()
+                for j in (0, 1):
                     ix = index[level + 1 + j]
-                    if j and ix is index[level + j] and (j < same) == (j - 1 < same) \
-                            and cf == later[j - 1]:
-                        nx.append(nx[-1])  # one list, the same clashes and start
-                        frees.append(frees[-1])
-                        lims.append(lims[-1])
+                    if j and ix is index[level + 1] and same != 1 and later[1] == later[0]:
+                        lazy.append(lazy[0])  # one list, the same clashes and start
+                        lims.append(lims[0])
                         continue
-                    cf |= ix.clashes(c)
-                    nx.append(cf)
-                    fr = ix.alive & ~(cf | upto if j < same else cf)
-                    frees.append(fr)
-                    lims.append(max(ix.cands[(fr & -fr).bit_length() - 1].ub, 0) if fr else 0)
-                nxt = tuple(nx)
+                    fill = _free_pieces(ix, c, later_pieces(j))
+                    pieces = [-1] * len(ix.alive_pieces())
+                    lazy.append((pieces, fill))
+                    h = _head(pieces, i if j < same else 0, len(ix.cands), (), (), fill)
+                    lims.append(max(ix.cands[h].ub, 0) if h < len(ix.cands) else 0)
+                lim = sum(lims)
+            elif later:
+                nxt = eager(c, i, lims)
                 lim = sum(lims)
             still = i < first_new
             if still:
@@ -1696,12 +1833,13 @@ def _branch_and_bound(
             if len(lims) == 2 and cur + val + lim > best:
                 # the last two trains: a small branch and bound on their pair
                 ia, ib = index[level + 1], index[level + 2]
-                base_a = _pieces(frees[0])
-                base_b = base_a if frees[1] is frees[0] else _pieces(frees[1])
-                pb = _pair_bound(ia, ib, base_a, base_b, same, i, best - cur - val, lims,
-                                 negs[level + 1], negs[level + 2])
+                pb = _pair_bound(ia, ib, lazy[0][0], lazy[1][0], same, i, best - cur - val,
+                                 lims, negs[level + 1], negs[level + 2], lazy[0][1],
+                                 lazy[1][1])
                 if pb is not None:
                     lim = min(lim, pb)
+            if not nxt and later and cur + val + lim > best:  # the whole sets after all
+                nxt = eager(c, i, [])
             if len(lims) > 1 and cur + val + lim > best:
                 # the trains left share no track: at most one takes a crowded unit set
                 lim = min(lim, _crowd_bound(index, level + 1, list(nxt), lims, same,
@@ -1791,17 +1929,47 @@ def _pieces(x: int) -> list[int]:
             for at in range(0, len(data), _CHUNK_BYTES)]
 
 
+def _free_pieces(ix: _Index, c: Candidate, clash: list[int]) -> Callable[[int], int]:
+    """Piece ``k`` (as :func:`_pieces`) of ``ix``'s live candidates outside ``clash`` (as
+    pieces) and outside the candidates clashing with ``c`` (:meth:`_Index.clashes`: a unit
+    set of their ``sure`` meets one of ``c.sure``), computed on its own."""
+    alive = ix.alive_pieces()
+    rows = []
+    m = c.sure
+    while m:
+        low = m & -m
+        rows.append(ix.near_chunks(low.bit_length() - 1))
+        m ^= low
+
+    def fill(k: int) -> int:
+        x = alive[k] if k < len(alive) else 0
+        if k < len(clash):
+            x ^= x & clash[k]
+        for row in rows:
+            if not x:
+                break
+            if k < len(row):
+                x ^= x & row[k]
+        return x
+
+    return fill
+
+
 def _head(base: list[int], start: int, stop: int, inc: tuple[list[int], ...],
-          exc: tuple[list[int], ...]) -> int:
+          exc: tuple[list[int], ...], fill: Callable[[int], int] | None = None) -> int:
     """The lowest index ``i`` with ``start <= i < stop`` in ``base``, in every set of
     ``inc`` and in no set of ``exc`` (all as :func:`_pieces`); ``stop`` when there is
-    none."""
+    none.  A piece of ``base`` below 0 is not computed yet: ``fill(k)`` gives piece ``k``
+    (then kept in ``base``)."""
     bits = _CHUNK_BYTES * 8
     k = start // bits
     low = start - k * bits
     end = min(len(base), (stop + bits - 1) // bits)
     while k < end:
         c = base[k]
+        if c < 0:
+            assert fill is not None
+            c = base[k] = fill(k)
         if low:
             c = (c >> low) << low
             low = 0
@@ -1823,12 +1991,14 @@ def _head(base: list[int], start: int, stop: int, inc: tuple[list[int], ...],
 
 def _pair_bound(ia: _Index, ib: _Index, base_a: list[int], base_b: list[int], same: int,
                 start: int, threshold: int, lims: list[int], negs_a: list[int],
-                negs_b: list[int]) -> int | None:
+                negs_b: list[int], fill_a: Callable[[int], int] | None = None,
+                fill_b: Callable[[int], int] | None = None) -> int | None:
     """A bound (M) at most ``threshold`` on what the last two trains (lists ``ia``, ``ib``)
     earn together beside the picks, or ``None`` when none was found.
 
     ``base_a``/``base_b``: their live candidates that may run beside the picks (as
-    :func:`_pieces`); ``same``: how many of the two are of the picked train's type (they
+    :func:`_pieces`; a piece below 0 is computed when needed by ``fill_a``/``fill_b``, see
+    :func:`_head`); ``same``: how many of the two are of the picked train's type (they
     take only the indices from ``start`` on; when both are, also of one type with each
     other, the second takes a candidate at or after the first's: symmetry); ``lims``:
     each one's best ``ub`` beside the picks (at least 0); ``negs_a``/``negs_b``: their
@@ -1858,10 +2028,10 @@ def _pair_bound(ia: _Index, ib: _Index, base_a: list[int], base_b: list[int], sa
     opened = 0
     while stack:
         start_a, inc_a, exc_a, start_b, exc_b = stack.pop()
-        ha = _head(base_a, start_a, wa, inc_a, exc_a)
+        ha = _head(base_a, start_a, wa, inc_a, exc_a, fill_a)
         if ordered and ha < wa and start_b < ha:
             start_b = ha  # the second train takes a candidate at or after the first's
-        hb = _head(base_b, start_b, wb, no, exc_b)
+        hb = _head(base_b, start_b, wb, no, exc_b, fill_b)
         va = max(ca[ha].ub, 0) if ha < wa else 0
         vb = max(cb[hb].ub, 0) if hb < wb else 0
         if va + vb <= threshold:
