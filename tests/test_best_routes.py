@@ -474,3 +474,46 @@ def test_search_takes_the_949_town_and_city_in_either_direction(
     for rev, units, nodes in brute:
         c = cands[(sum(1 << u for u in units), min(nodes, nodes[::-1]))]
         assert c.ub >= rev and s.evaluate(s.model("6-4"), c) >= rev
+
+
+def test_collector_paused_during_a_search_and_restored_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The cyclic collector is off while a search runs (its 10^5 live candidates are not
+    rescanned) and on again after it, also when the search raises; a caller that paused
+    it keeps it paused."""
+    import gc
+
+    from rhineland.routes import search as search_module
+
+    pos = positions("18Rhl")[-1]
+    seen: list[bool] = []
+    real = search_module._search_routes
+
+    def spy(ctx: object, budget: int | None) -> object:
+        seen.append(gc.isenabled())
+        return real(ctx, budget)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_module, "_search_routes", spy)
+    assert gc.isenabled()
+    _MEMO.clear()
+    got = search_routes(pos.ctx)
+    assert seen == [False] and gc.isenabled() and got.revenue > 0
+
+    def broken(ctx: object, budget: int | None) -> object:
+        raise RuntimeError("search bug")
+
+    monkeypatch.setattr(search_module, "_search_routes", broken)
+    _MEMO.clear()
+    with pytest.raises(RuntimeError, match="search bug"):
+        search_routes(pos.ctx)
+    assert gc.isenabled()
+
+    monkeypatch.setattr(search_module, "_search_routes", spy)
+    _MEMO.clear()
+    gc.disable()
+    try:
+        search_routes(pos.ctx)
+        assert seen == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -154,8 +154,10 @@ Units: revenue in M (Mark).
 from __future__ import annotations
 
 import bisect
+import gc
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1408,11 +1410,35 @@ def search_routes(ctx: RouteContext, budget_nodes: int | None = None) -> RouteSe
     if hit is not None and hit[0] is ctx.data and hit[1] is ctx.rules:
         _MEMO.move_to_end(key)
         return hit[2]
-    got = _search_routes(ctx, budget_nodes)
+    with _collector_paused():
+        got = _search_routes(ctx, budget_nodes)
     _MEMO[key] = (ctx.data, ctx.rules, got)
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return got
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused for one search, and restored after.
+
+    A large search holds ~10^5 candidate objects and index rows alive at once; each
+    automatic collection of the older generations walks all of them again while none of
+    them can be garbage yet (20-25% of the largest dense calls, docs/best-routes.md §4).
+    Reference counting still frees everything acyclic at once; the few cycles a search
+    makes (its recursive inner functions) are collected at the next collection after it.
+    The switch is process-wide: another thread's allocations meanwhile trigger no
+    collection either (only for the search's duration).  Already paused (by the caller,
+    or a nested search): left as it is.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 _MEMO_SIZE = 64
