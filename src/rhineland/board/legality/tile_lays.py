@@ -375,10 +375,55 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
     return [lay for lay in tile_lay_options(ctx) if passes_restriction(ctx, lay)]
 
 
+_OPTIONS_MEMO: dict[tuple[object, ...], tuple[BoardRules, object, list[Lay]]] = {}
+"""Answers of :func:`tile_lay_options` by :func:`_options_key` (with the rules and title
+data objects, to tell a reused ``id`` apart).  The same position is often listed twice
+(a step that leaves the board and the operating entity as they were); emptied when it
+grows past :data:`_OPTIONS_MEMO_SIZE`."""
+
+_OPTIONS_MEMO_SIZE = 256
+
+
+def _options_key(ctx: LayContext) -> tuple[object, ...] | None:
+    """Everything :func:`tile_lay_options` reads: the board by its version (its tiles,
+    tokens and tile supply; renewed on every change, unique across boards and clones), the
+    title data and rules by identity, the private companies the lay hooks read
+    (:attr:`~rhineland.board.legality.rules.BoardRules.lay_privates`) and every other field
+    of ``ctx`` by value.  None when a title's ``extra`` entry cannot be hashed (then the
+    answer is not memoised)."""
+    try:
+        extra = tuple(sorted(ctx.extra.items())) if ctx.extra else ()
+        key = (ctx.board.version, id(ctx.rules), id(ctx.data), ctx.entity, ctx.entity_kind,
+               ctx.president, ctx.phase, ctx.tile_colors, ctx.cash,
+               tuple(ctx.privates.get(sym) for sym in ctx.rules.lay_privates),
+               ctx.next_token_price, ctx.tokened,
+               ctx.bought_train, ctx.teleported, extra)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def tile_lay_options(ctx: LayContext) -> list[Lay]:
     """:func:`legal_tile_lays` before the last check of the normal lays, the track
     restriction (:func:`passes_restriction`, a network walk each): a superset, in the
-    same order (for a caller that needs only some of the legal lays)."""
+    same order (for a caller that needs only some of the legal lays).  Memoised by
+    everything it reads (:func:`_options_key`); a new list each call."""
+    key = _options_key(ctx)
+    if key is not None:
+        got = _OPTIONS_MEMO.get(key)
+        if got is not None and got[0] is ctx.rules and got[1] is ctx.data:
+            return list(got[2])
+    out = _tile_lay_options(ctx)
+    if key is not None:
+        if len(_OPTIONS_MEMO) >= _OPTIONS_MEMO_SIZE:
+            _OPTIONS_MEMO.clear()
+        _OPTIONS_MEMO[key] = (ctx.rules, ctx.data, list(out))
+    return out
+
+
+def _tile_lay_options(ctx: LayContext) -> list[Lay]:
+    """:func:`tile_lay_options` worked out."""
     conn = ctx.connectivity()
     out: list[Lay] = []
     for hex_id in ctx.data.map.hexes:
