@@ -14,6 +14,7 @@ from rhineland.board.graph import (
     may_walk_any,
     remember_connectivity,
 )
+from rhineland.board.hexgrid import opposite
 from rhineland.board.legality.rules import (
     BoardRules,
     Lay,
@@ -315,7 +316,8 @@ def _walks_any(
             return True
     own = any(ctx.entity in syms for syms in seats.values()) or any(
         ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id)
-    if not own and _entered_by(ctx, hex_id, new, wanted, seats):
+    if not own and (_entered_by(ctx, hex_id, new, wanted, seats)
+                    or _plain_track_crossed(ctx, hex_id, new, wanted)):
         return True  # no token of the entity on the hex: often known without the walk
     targets = frozenset((hex_id, i) for i in wanted)
     override = (hex_id, new_tile, rotation % 6, seats)
@@ -353,6 +355,50 @@ def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
                 for part in new.paths[pi].nodes
             )
     return False
+
+
+def _plain_track_crossed(ctx: LayContext, hex_id: str, new: TileGeometry,
+                         wanted: frozenset[int]) -> bool:
+    """Whether the network walk with the new tile on ``hex_id`` (``new``) surely walks one
+    of its ``wanted`` paths, known from the walk of the board as it stands where the
+    upgrade only adds track: both tiles plain track (no town, city or other node, so no
+    token there either), the new tile's other paths the old tile's paths as they were
+    (edges in the same order, gauge, in the same order), the wanted paths sharing no edge
+    with them.  Then the walk with the new tile is the old walk until it first looks into
+    the hex by an edge of a wanted path with that path's gauge, and there it walks such a
+    path (nothing of the hex it uses then is on the wanted paths' edges).  The old walk
+    made such a look where it touched the hex by a side no old path uses (a path of the
+    neighbour crossed towards the hex), if every path of the neighbour's tile at that side
+    has the wanted path's gauge.  False: not known so (or the old walk is not at hand)."""
+    conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
+    if conn is None:
+        return False
+    touched = conn.hexes.get(hex_id)
+    placed = ctx.board.tiles[hex_id]
+    if not touched or placed.tile.nodes or new.tile.nodes:
+        return False
+    old = placed.geometry
+    kept = [(p.edges, p.gauge, p.terminal) for i, p in enumerate(new.paths) if i not in wanted]
+    if kept != [(p.edges, p.gauge, p.terminal) for p in old.paths]:
+        return False
+    old_edges = {e for p in old.paths for e in p.edges}
+    if any(not old_edges.isdisjoint(new.paths[i].edges) for i in wanted):
+        return False
+    links = hex_links(ctx.board.spec)[hex_id]
+    tiles = ctx.board.tiles
+    for i in wanted:
+        path = new.paths[i]
+        for b in path.edges:
+            if b not in touched or b not in links:
+                continue
+            other = tiles[links[b]].geometry
+            crossing = other.edge_paths.get(_OPPOSITE[b], ())
+            if crossing and all(other.paths[j].gauge == path.gauge for j in crossing):
+                return True
+    return False
+
+
+_OPPOSITE = tuple(opposite(e) for e in range(6))
 
 
 def _blocks(ctx: LayContext, hex_id: str, new: TileGeometry, part: int,
