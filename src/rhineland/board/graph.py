@@ -610,7 +610,11 @@ _CACHE: dict[tuple[int, str, int], tuple[BoardRulesLike, Connectivity]] = {}
 """Complete walks by ``(board.version, entity, id(rules))``.  A version is unique across
 all boards and clones and renewed on every tile and token change, so the boards that
 share one (a board and its clones, e.g. the copies the legal-action trials make) hold
-the same tiles and tokens: they share the walk."""
+the same tiles and tokens: they share the walk.  The latest :data:`_CACHE_SIZE` walks are
+kept (a position's walks are asked for while it is listed; each walk holds a few dozen
+objects that every full garbage collection looks through)."""
+
+_CACHE_SIZE = 64
 
 
 def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
@@ -637,8 +641,8 @@ def remember_connectivity(board: Board, rules: BoardRulesLike, conn: Connectivit
     one is ignored)."""
     if not conn.complete:
         return
-    if len(_CACHE) > 512:
-        _CACHE.clear()
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]  # the oldest
     _CACHE[(board.version, conn.entity, id(rules))] = (rules, conn)
 
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from rhineland.board.graph import (
     Connectivity,
@@ -31,6 +31,9 @@ from rhineland.board.upgrades import (
 from rhineland.errors import GameError
 
 # -- tile lays --------------------------------------------------------------------------
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 def _ct_checks(old: TileGeometry, new: TileGeometry) -> bool:
@@ -78,9 +81,9 @@ def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
     return got
 
 
-_KEEPS: dict[tuple[int, int, int, int], tuple[Tile, Tile, bool]] = {}
+_KEEPS: dict[tuple[int, int, int, int], bool] = {}
 """Answers of :func:`_keeps` by ``(id(old tile), old rotation, id(new tile), rotation)``
-(with the tiles, to tell a reused ``id`` apart)."""
+(the tiles held in :data:`_KEPT_ALIVE`)."""
 
 
 def _keeps(old_tile: Tile, old_rotation: int, new_tile: Tile, rotation: int) -> bool:
@@ -88,23 +91,30 @@ def _keeps(old_tile: Tile, old_rotation: int, new_tile: Tile, rotation: int) -> 
     same on every hex)."""
     key = (id(old_tile), old_rotation, id(new_tile), rotation)
     got = _KEEPS.get(key)
-    if got is not None and got[0] is old_tile and got[1] is new_tile:
-        return got[2]
+    if got is not None:
+        return got
     answer = _ct_checks(geometry(old_tile, old_rotation), geometry(new_tile, rotation))
-    if len(_KEEPS) >= _RESTRICTION_MEMO_SIZE:
-        _KEEPS.clear()
-    _KEEPS[key] = (old_tile, new_tile, answer)
+    _remember(_KEEPS, key, answer, old_tile, new_tile)
     return answer
 
 
-_RESTRICTION_MEMO: dict[tuple[int, str, str, int, int],
-                        tuple[object, Tile, str | None]] = {}
-"""Answers of :func:`_restriction_error` by ``(board.version, entity, hex, id(new tile),
-rotation)`` (with the rules object and the tile, to tell a reused ``id`` apart).  The
+_RESTRICTION_MEMO: dict[tuple[int, str, str, int, int, int], str | None] = {}
+"""Answers of :func:`_restriction_error` by ``(board.version, entity, hex, id(rules),
+id(new tile), rotation)`` (the rules and the tile held in :data:`_KEPT_ALIVE`).  The
 answer depends on the board's tiles and tokens (a version is unique across all boards
 and clones and renewed on every change), the entity and the rules alone; a position
 looked at again (a legal-action listing after a non-blocking action, a random player's
 draw, a trial's copy) asks again.  Emptied when it grows past :data:`_RESTRICTION_MEMO_SIZE`."""
+
+_KEPT_ALIVE: dict[int, object] = {}
+"""The objects (rules, tiles) whose ``id`` is part of a key of :data:`_RESTRICTION_MEMO`,
+:data:`_NEW_TRACK` or :data:`_KEEPS`, held so that no other object takes that ``id`` while
+a key names it (an entry found was made for the very objects asking).  The memos' keys
+and answers are then plain values, which the garbage collector does not look through
+(their tuples of strings and numbers are untracked): thousands of entries cost a full
+collection nothing.  Emptied with the memos (:func:`_remember`)."""
+
+_MISSING = object()
 
 _RESTRICTION_MEMO_SIZE = 50_000
 
@@ -112,15 +122,27 @@ _RESTRICTION_MEMO_SIZE = 50_000
 def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
     """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok),
     memoised (:data:`_RESTRICTION_MEMO`)."""
-    key = (ctx.board.version, ctx.entity, hex_id, id(new_tile), rotation)
-    got = _RESTRICTION_MEMO.get(key)
-    if got is not None and got[0] is ctx.rules and got[1] is new_tile:
-        return got[2]
+    key = (ctx.board.version, ctx.entity, hex_id, id(ctx.rules), id(new_tile), rotation)
+    got = _RESTRICTION_MEMO.get(key, _MISSING)
+    if got is not _MISSING:
+        return got  # type: ignore[return-value]
     answer = _restriction_refusal(ctx, hex_id, new_tile, rotation)
-    if len(_RESTRICTION_MEMO) >= _RESTRICTION_MEMO_SIZE:
-        _RESTRICTION_MEMO.clear()
-    _RESTRICTION_MEMO[key] = (ctx.rules, new_tile, answer)
+    _remember(_RESTRICTION_MEMO, key, answer, ctx.rules, new_tile)
     return answer
+
+
+def _remember(memo: dict[_K, _V], key: _K, answer: _V, *named: object) -> None:
+    """Enter ``answer`` in one of the memos keyed by ``id`` (:data:`_KEPT_ALIVE`), holding
+    the ``named`` objects whose ids ``key`` holds; every such memo is emptied when one
+    grows past :data:`_RESTRICTION_MEMO_SIZE`."""
+    if len(memo) >= _RESTRICTION_MEMO_SIZE:
+        _RESTRICTION_MEMO.clear()
+        _NEW_TRACK.clear()
+        _KEEPS.clear()
+        _KEPT_ALIVE.clear()
+    for obj in named:
+        _KEPT_ALIVE[id(obj)] = obj
+    memo[key] = answer
 
 
 def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
@@ -138,10 +160,9 @@ def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
     return "must use new track or change city value"
 
 
-_NEW_TRACK: dict[tuple[int, int, int, int, int],
-                 tuple[object, Tile, Tile, str | tuple[int, ...] | None]] = {}
+_NEW_TRACK: dict[tuple[int, int, int, int, int], str | tuple[int, ...] | None] = {}
 """Answers of :func:`_new_track` by ``(id(rules), id(old tile), old rotation, id(new
-tile), rotation)`` (with the objects, to tell a reused ``id`` apart)."""
+tile), rotation)`` (the objects held in :data:`_KEPT_ALIVE`)."""
 
 
 def _new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: Tile,
@@ -152,13 +173,11 @@ def _new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: T
     new tile's paths that count as new track (or a changed city, semi-restrictive):
     the upgrade passes when the network walks one of them."""
     key = (id(rules), id(old_tile), old_rotation, id(new_tile), rotation)
-    got = _NEW_TRACK.get(key)
-    if got is not None and got[0] is rules and got[1] is old_tile and got[2] is new_tile:
-        return got[3]
+    got = _NEW_TRACK.get(key, _MISSING)
+    if got is not _MISSING:
+        return got  # type: ignore[return-value]
     answer = _tiles_new_track(rules, old_tile, old_rotation, new_tile, rotation)
-    if len(_NEW_TRACK) >= _RESTRICTION_MEMO_SIZE:
-        _NEW_TRACK.clear()
-    _NEW_TRACK[key] = (rules, old_tile, new_tile, answer)
+    _remember(_NEW_TRACK, key, answer, rules, old_tile, new_tile)
     return answer
 
 
@@ -424,10 +443,11 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
 _OPTIONS_MEMO: dict[tuple[object, ...], tuple[BoardRules, object, list[Lay]]] = {}
 """Answers of :func:`tile_lay_options` by :func:`_options_key` (with the rules and title
 data objects, to tell a reused ``id`` apart).  The same position is often listed twice
-(a step that leaves the board and the operating entity as they were); emptied when it
-grows past :data:`_OPTIONS_MEMO_SIZE`."""
+(a step that leaves the board and the operating entity as they were, the entity's next
+turn after a stock round that laid nothing); the latest :data:`_OPTIONS_MEMO_SIZE` are kept
+(few: the lays are objects every full garbage collection looks through)."""
 
-_OPTIONS_MEMO_SIZE = 256
+_OPTIONS_MEMO_SIZE = 32
 
 
 def _options_key(ctx: LayContext) -> tuple[object, ...] | None:
@@ -463,7 +483,7 @@ def tile_lay_options(ctx: LayContext) -> list[Lay]:
     out = _tile_lay_options(ctx)
     if key is not None:
         if len(_OPTIONS_MEMO) >= _OPTIONS_MEMO_SIZE:
-            _OPTIONS_MEMO.clear()
+            del _OPTIONS_MEMO[next(iter(_OPTIONS_MEMO))]  # the oldest
         _OPTIONS_MEMO[key] = (ctx.rules, ctx.data, list(out))
     return out
 
