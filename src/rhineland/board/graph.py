@@ -570,26 +570,27 @@ class _Walk:
                     stop = self.blocks(nxt, g)
                 if not stop:
                     self.node(nxt, converging)
-        gauge = path.gauge
         geoms = self.geoms
         looks = self.looks
-        for e in path.edges:
+        for e, back, key, conv_e in g.crossings[pi]:
             if e == skip:
                 continue
             other = hl[e]
             if other < 0:
                 continue
-            edge_use.add(sides + e)
-            back = _OPPOSITE[e]
             og = geoms[other]
             if looks is not None and other not in self.entered:
-                self._look(other, og, back, gauge)
-            conv = converging or e in g.converging
-            obase = other * _PER_HEX
-            for npi in og.gauge_paths.get((back, gauge), ()):
-                if obase + npi not in visited:
-                    self.path(other, npi, back, conv, origin)
-            edge_use.discard(sides + e)
+                self._look(other, og, back, path.gauge)
+            found = og.gauge_paths.get(key)
+            if found:
+                side = sides + e
+                edge_use.add(side)
+                conv = converging or conv_e
+                obase = other * _PER_HEX
+                for npi in found:
+                    if obase + npi not in visited:
+                        self.path(other, npi, back, conv, origin)
+                edge_use.discard(side)
         if converging:
             visited.discard(ref)
 
