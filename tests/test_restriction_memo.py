@@ -34,3 +34,20 @@ def test_memoised_restriction_equals_the_fresh_answer(title: str, seed: int) -> 
                 checked += 1
                 refused += fresh is not None
     assert checked > 50 and refused > 0 and len(versions) > 5
+
+
+def test_memo_entries_are_plain_values() -> None:
+    """The memos keyed by ``id`` hold the objects named (so no other object takes their
+    id while an entry names it) and plain keys and answers, which a garbage collection
+    untracks: thousands of entries cost a full collection nothing."""
+    import gc
+
+    for game in random_positions("1893", 2, 300):
+        game.legal_actions()
+    memos = (tile_lays._RESTRICTION_MEMO, tile_lays._NEW_TRACK, tile_lays._KEEPS)
+    assert all(memos)
+    gc.collect()
+    for memo in memos:
+        assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in memo.items())
+    for (_, _, _, rules, tile, _) in tile_lays._RESTRICTION_MEMO:
+        assert rules in tile_lays._KEPT_ALIVE and tile in tile_lays._KEPT_ALIVE

@@ -570,26 +570,27 @@ class _Walk:
                     stop = self.blocks(nxt, g)
                 if not stop:
                     self.node(nxt, converging)
-        gauge = path.gauge
         geoms = self.geoms
         looks = self.looks
-        for e in path.edges:
+        for e, back, key, conv_e in g.crossings[pi]:
             if e == skip:
                 continue
             other = hl[e]
             if other < 0:
                 continue
-            edge_use.add(sides + e)
-            back = _OPPOSITE[e]
             og = geoms[other]
             if looks is not None and other not in self.entered:
-                self._look(other, og, back, gauge)
-            conv = converging or e in g.converging
-            obase = other * _PER_HEX
-            for npi in og.gauge_paths.get((back, gauge), ()):
-                if obase + npi not in visited:
-                    self.path(other, npi, back, conv, origin)
-            edge_use.discard(sides + e)
+                self._look(other, og, back, path.gauge)
+            found = og.gauge_paths.get(key)
+            if found:
+                side = sides + e
+                edge_use.add(side)
+                conv = converging or conv_e
+                obase = other * _PER_HEX
+                for npi in found:
+                    if obase + npi not in visited:
+                        self.path(other, npi, back, conv, origin)
+                edge_use.discard(side)
         if converging:
             visited.discard(ref)
 
@@ -610,7 +611,11 @@ _CACHE: dict[tuple[int, str, int], tuple[BoardRulesLike, Connectivity]] = {}
 """Complete walks by ``(board.version, entity, id(rules))``.  A version is unique across
 all boards and clones and renewed on every tile and token change, so the boards that
 share one (a board and its clones, e.g. the copies the legal-action trials make) hold
-the same tiles and tokens: they share the walk."""
+the same tiles and tokens: they share the walk.  The latest :data:`_CACHE_SIZE` walks are
+kept (a position's walks are asked for while it is listed; each walk holds a few dozen
+objects that every full garbage collection looks through)."""
+
+_CACHE_SIZE = 64
 
 
 def connectivity(board: Board, entity: str, rules: BoardRulesLike) -> Connectivity:
@@ -637,8 +642,8 @@ def remember_connectivity(board: Board, rules: BoardRulesLike, conn: Connectivit
     one is ignored)."""
     if not conn.complete:
         return
-    if len(_CACHE) > 512:
-        _CACHE.clear()
+    if len(_CACHE) >= _CACHE_SIZE:
+        del _CACHE[next(iter(_CACHE))]  # the oldest
     _CACHE[(board.version, conn.entity, id(rules))] = (rules, conn)
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from rhineland.board.hexgrid import opposite
 from rhineland.board.tiles import Tile
 
 COLOR_ORDER: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
@@ -101,7 +102,10 @@ class TileGeometry:
     ``(part, edges)``; ``cities`` are the city parts in tile order (a token's
     city index is a position in this tuple); ``gauge_paths[(e, gauge)]`` are the
     paths of ``edge_paths[e]`` of that gauge (in the same order), ``converging`` the
-    edges that several paths share (what a network walk asks at every step).
+    edges that several paths share (what a network walk asks at every step);
+    ``crossings[i]`` has, for each edge ``e`` of path ``i`` (in its order), ``(e, the
+    neighbour's edge facing it, (that edge, the path's gauge), e in converging)``: what a
+    network walk leaving by ``e`` asks (the neighbour's ``gauge_paths`` key).
     """
 
     tile: Tile
@@ -117,6 +121,7 @@ class TileGeometry:
     towns: tuple[int, ...]
     gauge_paths: Mapping[tuple[int, str], tuple[int, ...]]
     converging: frozenset[int]
+    crossings: tuple[tuple[tuple[int, int, tuple[int, str], bool], ...], ...]
 
 
 _GEOM: dict[int, tuple[Tile, list[TileGeometry | None]]] = {}
@@ -165,6 +170,7 @@ def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
     node_exits = {
         part: frozenset(e for i in idx for e in paths[i].edges) for part, idx in node_paths.items()
     }
+    converging = frozenset(e for e, v in edge_paths.items() if len(v) > 1)
     return TileGeometry(
         tile=tile,
         rotation=rotation,
@@ -179,7 +185,10 @@ def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
         towns=tuple(n.part for n in tile.nodes if n.kind == "town"),
         gauge_paths={(e, g): tuple(i for i in v if paths[i].gauge == g)
                      for e, v in edge_paths.items() for g in {paths[i].gauge for i in v}},
-        converging=frozenset(e for e, v in edge_paths.items() if len(v) > 1),
+        converging=converging,
+        crossings=tuple(
+            tuple((e, opposite(e), (opposite(e), rp.gauge), e in converging) for e in rp.edges)
+            for rp in paths),
     )
 
 

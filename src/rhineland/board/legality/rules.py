@@ -162,6 +162,15 @@ class BoardRules:
             for hid in () if ab is None else ab.get("hexes", ()):
                 if p.sym not in self._blockers.get(hid, ()):
                     self._blockers[hid] = (*self._blockers.get(hid, ()), p.sym)
+        self.lay_privates: tuple[str, ...] = tuple(
+            p.sym for p in data.privates
+            if any(p.sym in syms for syms in self._blockers.values())
+            or any(ab.get("type") in ("tile_lay", "teleport") for ab in p.abilities))
+        """The private companies whose state (:class:`PrivateState`) the tile-lay hooks
+        read: the hex blockers (:meth:`hex_blocker`, :meth:`blocker_exempt`) and the
+        privates with a map ability (:meth:`special_abilities`); the other privates'
+        states do not change a tile lay (``tile_lays`` memoises by these).  A title whose
+        lay hooks read another private's state adds it."""
 
     # -- board setup ----------------------------------------------------------------
     def setup_tokens(self) -> tuple[tuple[str, int, str], ...]:

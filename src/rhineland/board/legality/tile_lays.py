@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from rhineland.board.graph import (
     Connectivity,
@@ -14,6 +14,7 @@ from rhineland.board.graph import (
     may_walk_any,
     remember_connectivity,
 )
+from rhineland.board.hexgrid import opposite
 from rhineland.board.legality.rules import (
     BoardRules,
     Lay,
@@ -30,6 +31,9 @@ from rhineland.board.upgrades import (
 from rhineland.errors import GameError
 
 # -- tile lays --------------------------------------------------------------------------
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
 def _ct_checks(old: TileGeometry, new: TileGeometry) -> bool:
@@ -77,9 +81,9 @@ def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
     return got
 
 
-_KEEPS: dict[tuple[int, int, int, int], tuple[Tile, Tile, bool]] = {}
+_KEEPS: dict[tuple[int, int, int, int], bool] = {}
 """Answers of :func:`_keeps` by ``(id(old tile), old rotation, id(new tile), rotation)``
-(with the tiles, to tell a reused ``id`` apart)."""
+(the tiles held in :data:`_KEPT_ALIVE`)."""
 
 
 def _keeps(old_tile: Tile, old_rotation: int, new_tile: Tile, rotation: int) -> bool:
@@ -87,23 +91,30 @@ def _keeps(old_tile: Tile, old_rotation: int, new_tile: Tile, rotation: int) -> 
     same on every hex)."""
     key = (id(old_tile), old_rotation, id(new_tile), rotation)
     got = _KEEPS.get(key)
-    if got is not None and got[0] is old_tile and got[1] is new_tile:
-        return got[2]
+    if got is not None:
+        return got
     answer = _ct_checks(geometry(old_tile, old_rotation), geometry(new_tile, rotation))
-    if len(_KEEPS) >= _RESTRICTION_MEMO_SIZE:
-        _KEEPS.clear()
-    _KEEPS[key] = (old_tile, new_tile, answer)
+    _remember(_KEEPS, key, answer, old_tile, new_tile)
     return answer
 
 
-_RESTRICTION_MEMO: dict[tuple[int, str, str, int, int],
-                        tuple[object, Tile, str | None]] = {}
-"""Answers of :func:`_restriction_error` by ``(board.version, entity, hex, id(new tile),
-rotation)`` (with the rules object and the tile, to tell a reused ``id`` apart).  The
+_RESTRICTION_MEMO: dict[tuple[int, str, str, int, int, int], str | None] = {}
+"""Answers of :func:`_restriction_error` by ``(board.version, entity, hex, id(rules),
+id(new tile), rotation)`` (the rules and the tile held in :data:`_KEPT_ALIVE`).  The
 answer depends on the board's tiles and tokens (a version is unique across all boards
 and clones and renewed on every change), the entity and the rules alone; a position
 looked at again (a legal-action listing after a non-blocking action, a random player's
 draw, a trial's copy) asks again.  Emptied when it grows past :data:`_RESTRICTION_MEMO_SIZE`."""
+
+_KEPT_ALIVE: dict[int, object] = {}
+"""The objects (rules, tiles) whose ``id`` is part of a key of :data:`_RESTRICTION_MEMO`,
+:data:`_NEW_TRACK` or :data:`_KEEPS`, held so that no other object takes that ``id`` while
+a key names it (an entry found was made for the very objects asking).  The memos' keys
+and answers are then plain values, which the garbage collector does not look through
+(their tuples of strings and numbers are untracked): thousands of entries cost a full
+collection nothing.  Emptied with the memos (:func:`_remember`)."""
+
+_MISSING = object()
 
 _RESTRICTION_MEMO_SIZE = 50_000
 
@@ -111,15 +122,27 @@ _RESTRICTION_MEMO_SIZE = 50_000
 def _restriction_error(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> str | None:
     """The "semi-restrictive" track rule for a corporation/minor's upgrade (None: ok),
     memoised (:data:`_RESTRICTION_MEMO`)."""
-    key = (ctx.board.version, ctx.entity, hex_id, id(new_tile), rotation)
-    got = _RESTRICTION_MEMO.get(key)
-    if got is not None and got[0] is ctx.rules and got[1] is new_tile:
-        return got[2]
+    key = (ctx.board.version, ctx.entity, hex_id, id(ctx.rules), id(new_tile), rotation)
+    got = _RESTRICTION_MEMO.get(key, _MISSING)
+    if got is not _MISSING:
+        return got  # type: ignore[return-value]
     answer = _restriction_refusal(ctx, hex_id, new_tile, rotation)
-    if len(_RESTRICTION_MEMO) >= _RESTRICTION_MEMO_SIZE:
-        _RESTRICTION_MEMO.clear()
-    _RESTRICTION_MEMO[key] = (ctx.rules, new_tile, answer)
+    _remember(_RESTRICTION_MEMO, key, answer, ctx.rules, new_tile)
     return answer
+
+
+def _remember(memo: dict[_K, _V], key: _K, answer: _V, *named: object) -> None:
+    """Enter ``answer`` in one of the memos keyed by ``id`` (:data:`_KEPT_ALIVE`), holding
+    the ``named`` objects whose ids ``key`` holds; every such memo is emptied when one
+    grows past :data:`_RESTRICTION_MEMO_SIZE`."""
+    if len(memo) >= _RESTRICTION_MEMO_SIZE:
+        _RESTRICTION_MEMO.clear()
+        _NEW_TRACK.clear()
+        _KEEPS.clear()
+        _KEPT_ALIVE.clear()
+    for obj in named:
+        _KEPT_ALIVE[id(obj)] = obj
+    memo[key] = answer
 
 
 def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
@@ -137,10 +160,9 @@ def _restriction_refusal(ctx: LayContext, hex_id: str, new_tile: Tile,
     return "must use new track or change city value"
 
 
-_NEW_TRACK: dict[tuple[int, int, int, int, int],
-                 tuple[object, Tile, Tile, str | tuple[int, ...] | None]] = {}
+_NEW_TRACK: dict[tuple[int, int, int, int, int], str | tuple[int, ...] | None] = {}
 """Answers of :func:`_new_track` by ``(id(rules), id(old tile), old rotation, id(new
-tile), rotation)`` (with the objects, to tell a reused ``id`` apart)."""
+tile), rotation)`` (the objects held in :data:`_KEPT_ALIVE`)."""
 
 
 def _new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: Tile,
@@ -151,13 +173,11 @@ def _new_track(rules: BoardRules, old_tile: Tile, old_rotation: int, new_tile: T
     new tile's paths that count as new track (or a changed city, semi-restrictive):
     the upgrade passes when the network walks one of them."""
     key = (id(rules), id(old_tile), old_rotation, id(new_tile), rotation)
-    got = _NEW_TRACK.get(key)
-    if got is not None and got[0] is rules and got[1] is old_tile and got[2] is new_tile:
-        return got[3]
+    got = _NEW_TRACK.get(key, _MISSING)
+    if got is not _MISSING:
+        return got  # type: ignore[return-value]
     answer = _tiles_new_track(rules, old_tile, old_rotation, new_tile, rotation)
-    if len(_NEW_TRACK) >= _RESTRICTION_MEMO_SIZE:
-        _NEW_TRACK.clear()
-    _NEW_TRACK[key] = (rules, old_tile, new_tile, answer)
+    _remember(_NEW_TRACK, key, answer, rules, old_tile, new_tile)
     return answer
 
 
@@ -315,7 +335,8 @@ def _walks_any(
             return True
     own = any(ctx.entity in syms for syms in seats.values()) or any(
         ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id)
-    if not own and _entered_by(ctx, hex_id, new, wanted, seats):
+    if not own and (_entered_by(ctx, hex_id, new, wanted, seats)
+                    or _plain_track_crossed(ctx, hex_id, new, wanted)):
         return True  # no token of the entity on the hex: often known without the walk
     targets = frozenset((hex_id, i) for i in wanted)
     override = (hex_id, new_tile, rotation % 6, seats)
@@ -355,6 +376,50 @@ def _entered_by(ctx: LayContext, hex_id: str, new: TileGeometry,
     return False
 
 
+def _plain_track_crossed(ctx: LayContext, hex_id: str, new: TileGeometry,
+                         wanted: frozenset[int]) -> bool:
+    """Whether the network walk with the new tile on ``hex_id`` (``new``) surely walks one
+    of its ``wanted`` paths, known from the walk of the board as it stands where the
+    upgrade only adds track: both tiles plain track (no town, city or other node, so no
+    token there either), the new tile's other paths the old tile's paths as they were
+    (edges in the same order, gauge, in the same order), the wanted paths sharing no edge
+    with them.  Then the walk with the new tile is the old walk until it first looks into
+    the hex by an edge of a wanted path with that path's gauge, and there it walks such a
+    path (nothing of the hex it uses then is on the wanted paths' edges).  The old walk
+    made such a look where it touched the hex by a side no old path uses (a path of the
+    neighbour crossed towards the hex), if every path of the neighbour's tile at that side
+    has the wanted path's gauge.  False: not known so (or the old walk is not at hand)."""
+    conn = known_connectivity(ctx.board, ctx.entity, ctx.rules)
+    if conn is None:
+        return False
+    touched = conn.hexes.get(hex_id)
+    placed = ctx.board.tiles[hex_id]
+    if not touched or placed.tile.nodes or new.tile.nodes:
+        return False
+    old = placed.geometry
+    kept = [(p.edges, p.gauge, p.terminal) for i, p in enumerate(new.paths) if i not in wanted]
+    if kept != [(p.edges, p.gauge, p.terminal) for p in old.paths]:
+        return False
+    old_edges = {e for p in old.paths for e in p.edges}
+    if any(not old_edges.isdisjoint(new.paths[i].edges) for i in wanted):
+        return False
+    links = hex_links(ctx.board.spec)[hex_id]
+    tiles = ctx.board.tiles
+    for i in wanted:
+        path = new.paths[i]
+        for b in path.edges:
+            if b not in touched or b not in links:
+                continue
+            other = tiles[links[b]].geometry
+            crossing = other.edge_paths.get(_OPPOSITE[b], ())
+            if crossing and all(other.paths[j].gauge == path.gauge for j in crossing):
+                return True
+    return False
+
+
+_OPPOSITE = tuple(opposite(e) for e in range(6))
+
+
 def _blocks(ctx: LayContext, hex_id: str, new: TileGeometry, part: int,
             seats: dict[int, list[str]]) -> bool:
     """Whether node ``part`` of the new tile on ``hex_id`` (tokens ``seats``) stops the
@@ -375,10 +440,56 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
     return [lay for lay in tile_lay_options(ctx) if passes_restriction(ctx, lay)]
 
 
+_OPTIONS_MEMO: dict[tuple[object, ...], tuple[BoardRules, object, list[Lay]]] = {}
+"""Answers of :func:`tile_lay_options` by :func:`_options_key` (with the rules and title
+data objects, to tell a reused ``id`` apart).  The same position is often listed twice
+(a step that leaves the board and the operating entity as they were, the entity's next
+turn after a stock round that laid nothing); the latest :data:`_OPTIONS_MEMO_SIZE` are kept
+(few: the lays are objects every full garbage collection looks through)."""
+
+_OPTIONS_MEMO_SIZE = 32
+
+
+def _options_key(ctx: LayContext) -> tuple[object, ...] | None:
+    """Everything :func:`tile_lay_options` reads: the board by its version (its tiles,
+    tokens and tile supply; renewed on every change, unique across boards and clones), the
+    title data and rules by identity, the private companies the lay hooks read
+    (:attr:`~rhineland.board.legality.rules.BoardRules.lay_privates`) and every other field
+    of ``ctx`` by value.  None when a title's ``extra`` entry cannot be hashed (then the
+    answer is not memoised)."""
+    try:
+        extra = tuple(sorted(ctx.extra.items())) if ctx.extra else ()
+        key = (ctx.board.version, id(ctx.rules), id(ctx.data), ctx.entity, ctx.entity_kind,
+               ctx.president, ctx.phase, ctx.tile_colors, ctx.cash,
+               tuple(ctx.privates.get(sym) for sym in ctx.rules.lay_privates),
+               ctx.next_token_price, ctx.tokened,
+               ctx.bought_train, ctx.teleported, extra)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def tile_lay_options(ctx: LayContext) -> list[Lay]:
     """:func:`legal_tile_lays` before the last check of the normal lays, the track
     restriction (:func:`passes_restriction`, a network walk each): a superset, in the
-    same order (for a caller that needs only some of the legal lays)."""
+    same order (for a caller that needs only some of the legal lays).  Memoised by
+    everything it reads (:func:`_options_key`); a new list each call."""
+    key = _options_key(ctx)
+    if key is not None:
+        got = _OPTIONS_MEMO.get(key)
+        if got is not None and got[0] is ctx.rules and got[1] is ctx.data:
+            return list(got[2])
+    out = _tile_lay_options(ctx)
+    if key is not None:
+        if len(_OPTIONS_MEMO) >= _OPTIONS_MEMO_SIZE:
+            del _OPTIONS_MEMO[next(iter(_OPTIONS_MEMO))]  # the oldest
+        _OPTIONS_MEMO[key] = (ctx.rules, ctx.data, list(out))
+    return out
+
+
+def _tile_lay_options(ctx: LayContext) -> list[Lay]:
+    """:func:`tile_lay_options` worked out."""
     conn = ctx.connectivity()
     out: list[Lay] = []
     for hex_id in ctx.data.map.hexes:

@@ -1,0 +1,59 @@
+"""The tile-lay options' memo (``tile_lays._OPTIONS_MEMO``, keyed by the board version and
+the lay context's fields, of the private companies only those the lay hooks read) gives
+the options worked out afresh: at every track-step position of seeded random games of
+both titles the options through the memo equal the fresh ones, and some positions are
+answered by the memo; a change of a private company that the hooks read (its owner, so
+its special lays) is not answered from the memo, one of a private they do not read is."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from play import random_positions
+from rhineland.board.legality import tile_lays
+from rhineland.board.legality.rules import PrivateState
+from rhineland.sim.selfplay import TITLE_PLAYERS
+
+ACTIONS = 900
+
+
+@pytest.mark.parametrize("seed", [2, 5])
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_memoised_options_equal_the_fresh_ones(title: str, seed: int) -> None:
+    listed = hits = 0
+    for game in random_positions(title, seed, ACTIONS):
+        ctx, lays = game.tile_lay_options()
+        if ctx is None:
+            continue
+        key = tile_lays._options_key(ctx)
+        hits += key in tile_lays._OPTIONS_MEMO
+        assert tile_lays.tile_lay_options(ctx) == lays == tile_lays._tile_lay_options(ctx)
+        listed += 1
+    assert listed > 20 and hits > 0
+
+
+def test_a_special_lay_private_changes_the_options() -> None:
+    """18Rhl: the president's tile-lay private gives special lays; with that private
+    unowned they are gone (a memo keyed without it would still list them), with a
+    private the hooks do not read changed they stay (answered by the memo)."""
+    for game in random_positions("18Rhl", 3, 2000):
+        ctx, lays = game.tile_lay_options()
+        if ctx is None or not any(lay.special for lay in lays):
+            continue
+        company = next(lay.special for lay in lays if lay.special)
+        assert company in ctx.rules.lay_privates
+        unowned = dataclasses.replace(ctx, privates={
+            **ctx.privates, company: PrivateState(company, None)})
+        fresh = tile_lays._tile_lay_options(unowned)
+        assert not any(lay.special == company for lay in fresh)
+        assert tile_lays.tile_lay_options(unowned) == fresh
+        other = next((s for s in ctx.privates if s not in ctx.rules.lay_privates), None)
+        if other is not None:
+            moved = dataclasses.replace(ctx, privates={
+                **ctx.privates, other: PrivateState(other, "999")})
+            assert tile_lays._options_key(moved) == tile_lays._options_key(ctx)
+            assert tile_lays.tile_lay_options(moved) == lays
+        return
+    pytest.fail("no position with a special lay")
