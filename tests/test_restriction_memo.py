@@ -51,3 +51,41 @@ def test_memo_entries_are_plain_values() -> None:
         assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in memo.items())
     for (_, _, _, rules, tile, _) in tile_lays._RESTRICTION_MEMO:
         assert rules in tile_lays._KEPT_ALIVE and tile in tile_lays._KEPT_ALIVE
+
+
+def test_generic_upgrade_memo_is_plain_values() -> None:
+    """The generic-upgrade memo (``board.upgrades._GENERIC``) holds plain keys and answers,
+    which a garbage collection untracks, and the tiles its keys name (so no other object
+    takes their id while an entry names it); its answers are the rule's."""
+    import gc
+
+    from rhineland.board import upgrades
+
+    for game in random_positions("1893", 2, 300):
+        game.legal_actions()
+    assert upgrades._GENERIC
+    gc.collect()
+    assert not any(gc.is_tracked(k) or gc.is_tracked(v) for k, v in upgrades._GENERIC.items())
+    tiles = upgrades._GENERIC_TILES
+    for (old, new, special), answer in list(upgrades._GENERIC.items())[:500]:
+        assert old in tiles and new in tiles
+        assert answer == upgrades._generic_upgrades_to(tiles[old], tiles[new], special=special)
+
+
+def test_network_edge_sets_are_shared() -> None:
+    """Every walk's ``Connectivity.hexes`` holds the one shared frozenset of each set of
+    edges (at most 64 of them: the cached walks add none of their own for a garbage
+    collection to look through)."""
+    from rhineland.board import graph
+
+    conns = []
+    for game in random_positions("1893", 2, 200):
+        game.legal_actions()
+        conns.extend(conn for _, conn in graph._CACHE.values())
+    assert conns
+    shared = {id(s) for s in graph._EDGE_SETS.values()}
+    assert len(graph._EDGE_SETS) <= 64
+    for conn in conns:
+        for edges in conn.hexes.values():
+            assert id(edges) in shared and graph._EDGE_SETS[edges] is edges
+            assert edges <= frozenset(range(6))

@@ -479,7 +479,7 @@ class _Walk:
         ids = self.mi.ids
         return Connectivity(
             entity=self.entity,
-            hexes={ids[h]: frozenset(es) for h, es in self.hexes.items()},
+            hexes={ids[h]: _edge_set(es) for h, es in self.hexes.items()},
             node_keys=frozenset(self.nodes),
             path_keys=frozenset(self.seen_paths),
             index=self.mi,
@@ -605,6 +605,17 @@ class _Walk:
 
 
 _OPPOSITE = tuple(opposite(e) for e in range(6))
+
+_EDGE_SETS: dict[frozenset[int], frozenset[int]] = {}
+"""Each set of hex edges a :attr:`Connectivity.hexes` entry may hold, made once (at most
+64 of them) and shared by every walk's result: the cached walks then hold no frozensets of
+their own for the garbage collector to look through."""
+
+
+def _edge_set(edges: set[int]) -> frozenset[int]:
+    """``edges`` as the shared frozenset of :data:`_EDGE_SETS`."""
+    key = frozenset(edges)
+    return _EDGE_SETS.setdefault(key, key)
 
 
 _CACHE: dict[tuple[int, str, int], tuple[BoardRulesLike, Connectivity]] = {}

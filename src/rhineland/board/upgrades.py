@@ -263,7 +263,13 @@ def city_town_counts_ok(old: Tile, new: Tile) -> bool:
     return not (old.color == "white" and old_label == "OO" and old_cities != new_cities)
 
 
-_GENERIC: dict[tuple[int, int, bool], tuple[Tile, Tile, bool]] = {}
+_GENERIC: dict[tuple[int, int, bool], bool] = {}
+""":func:`generic_upgrades_to`'s answers by ``(id(old), id(new), special)``: plain ints and
+bools, which the garbage collector does not track (the tiles are held in
+:data:`_GENERIC_TILES`)."""
+_GENERIC_TILES: dict[int, Tile] = {}
+"""The tiles whose ``id`` is part of a key of :data:`_GENERIC`, held so that no other
+object takes that ``id`` while a key names it."""
 
 
 def generic_upgrades_to(old: Tile, new: Tile, *, special: bool = False) -> bool:
@@ -275,12 +281,15 @@ def generic_upgrades_to(old: Tile, new: Tile, *, special: bool = False) -> bool:
     """
     key = (id(old), id(new), special)
     got = _GENERIC.get(key)
-    if got is not None and got[0] is old and got[1] is new:
-        return got[2]
+    if got is not None:
+        return got
     answer = _generic_upgrades_to(old, new, special=special)
     if len(_GENERIC) > 200_000:
         _GENERIC.clear()
-    _GENERIC[key] = (old, new, answer)
+        _GENERIC_TILES.clear()
+    _GENERIC_TILES[id(old)] = old
+    _GENERIC_TILES[id(new)] = new
+    _GENERIC[key] = answer
     return answer
 
 

@@ -244,8 +244,10 @@ class ObservationEncoder:
                           len(p.companies))
         cur_sym = getattr(current, "sym", None)
         nt = len(self.train_names)
+        corporations, minors, privates = game.corporations, game.minors, game.privates
+        corp_rows, presidents = v["corporations"], v["president"]
         for ci, sym in enumerate(self.corps):
-            corp = game.corporations.get(sym)
+            corp = corporations.get(sym)
             if corp is None:
                 continue
             ipo = market = 0
@@ -266,20 +268,20 @@ class ObservationEncoder:
                 if cert.president:
                     pres = owner
             sp, par = corp.share_price, corp.par_price
-            v["corporations"][ci] = (
+            corp_rows[ci] = (
                 float(par is not None), float(corp.floated), float(corp.closed),
                 float(receivership), float(cur_sym == sym), corp.cash / 1000,
                 sp.price / 100 if sp else 0.0, par.price / 100 if par else 0.0,
                 ipo / 100, market / 100, corp.tokens_left, len(corp.trains),
                 float(corp.operated))
             if isinstance(pres, int) and pres in rel:
-                v["president"][ci, rel[pres]] = 1
+                presidents[ci, rel[pres]] = 1
             row = off["corp_trains"] + ci * nt
             for t in corp.trains:
                 k = row + train_index[t.name]
                 adds[k] = adds.get(k, 0) + 1
         for mi, sym in enumerate(self.minors):
-            minor = game.minors.get(sym)
+            minor = minors.get(sym)
             if minor is None:
                 continue
             v["minors"][mi] = (float(minor.owner is not None), float(minor.floated),
@@ -290,19 +292,21 @@ class ObservationEncoder:
             for t in minor.trains:
                 k = row + train_index[t.name]
                 adds[k] = adds.get(k, 0) + 1
+        private_rows = v["privates"]
         for qi, sym in enumerate(self.privates):
-            priv = game.privates.get(sym)
+            priv = privates.get(sym)
             if priv is None:
                 continue
             holder = priv.owner
             if isinstance(holder, int) and holder in rel:
-                v["privates"][qi, rel[holder]] = 1
+                private_rows[qi, rel[holder]] = 1
             elif isinstance(holder, str) and (holder in self._corp_index
                                               or holder in self._minor_index):
-                v["privates"][qi, n] = 1
+                private_rows[qi, n] = 1
             else:
-                v["privates"][qi, n + 1] = 1
-            v["privates"][qi, n + 2] = float(priv.closed)
+                private_rows[qi, n + 1] = 1
+            if priv.closed:  # (zero otherwise, as filled)
+                private_rows[qi, n + 2] = 1
         depot = off["depot"]
         for t in game.depot_trains():
             k = depot + train_index[t.name] * 2
