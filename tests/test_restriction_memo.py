@@ -42,6 +42,14 @@ def test_memo_entries_are_plain_values() -> None:
     untracks: thousands of entries cost a full collection nothing."""
     import gc
 
+    from rhineland.board.legality import rules as board_rules
+
+    # Start from empty memos: earlier tests may have filled them (the lay options and fit
+    # checks of these very positions then come from their memos, and nothing asks the tile
+    # memos again).
+    for memo in (tile_lays._RESTRICTION_MEMO, tile_lays._NEW_TRACK, tile_lays._KEEPS,
+                 tile_lays._KEPT_ALIVE, tile_lays._OPTIONS_MEMO, board_rules._MEMOS):
+        memo.clear()
     for game in random_positions("1893", 2, 300):
         game.legal_actions()
     memos = (tile_lays._RESTRICTION_MEMO, tile_lays._NEW_TRACK, tile_lays._KEEPS)
