@@ -64,3 +64,38 @@ def test_shortcut_answers_equal_the_walk(title: str, monkeypatch: pytest.MonkeyP
     # 1893: 1,967 of the 1,976 unreached proven (1,182 by a walk free to reverse);
     # 18Rhl: 1,508 of 1,512 (1,157)
     assert relaxed_no >= 0.99 * (asked - reached)
+
+
+def test_checking_one_lay_walks_without_the_relaxed_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay checks each recorded lay alone (no listing of every lay made the board's
+    walk): the relaxed reach (:func:`may_walk_any`, a walk of the whole board once per
+    version) would not pay for itself there, so the restriction goes straight to the
+    walk, and the replay still ends as recorded.  A listing still uses it (the tests
+    above)."""
+    import orjson
+
+    from reference import SHARED
+    from rhineland import replay
+    from rhineland.io.export import parse_export
+
+    asked: list[int] = []
+
+    def counting(*args: object, **kwargs: object) -> bool:
+        asked.append(1)
+        return may_walk_any(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tile_lays, "may_walk_any", counting)
+    walks: list[int] = []
+    real_walk = tile_lays.compute_connectivity
+
+    def counting_walk(*args: object, **kwargs: object) -> object:
+        walks.append(1)
+        return real_walk(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tile_lays, "compute_connectivity", counting_walk)
+    tile_lays._RESTRICTION_MEMO.clear()
+    for path in ("18Rhl/18Rhl_end_bank.json", "1893/1893_end_bank.json"):
+        data = orjson.loads((SHARED / "fixtures" / path).read_bytes())
+        game = replay(parse_export(data))
+        assert game.state.finished
+    assert walks and not asked

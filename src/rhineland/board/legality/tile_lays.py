@@ -319,8 +319,9 @@ def _walks_any(
     Known without a walk where a token city of the new tile holds one of the paths, or
     where the walk of the board as it stands first enters the hex by one of them
     (:func:`_entered_by`), or where not even a relaxed walk reaches one
-    (:func:`~rhineland.board.graph.may_walk_any`); else walked with the new tile until
-    one is found."""
+    (:func:`~rhineland.board.graph.may_walk_any`: asked only where the board's walk is at
+    hand, i.e. while every lay is listed; checking one lay alone, as a replay does, it
+    would cost more than it saves); else walked with the new tile until one is found."""
     wanted = frozenset(indices)
     if not wanted:
         return False
@@ -340,7 +341,8 @@ def _walks_any(
         return True  # no token of the entity on the hex: often known without the walk
     targets = frozenset((hex_id, i) for i in wanted)
     override = (hex_id, new_tile, rotation % 6, seats)
-    if not may_walk_any(ctx.board, ctx.entity, ctx.rules, override, targets):
+    if (known_connectivity(ctx.board, ctx.entity, ctx.rules) is not None
+            and not may_walk_any(ctx.board, ctx.entity, ctx.rules, override, targets)):
         return False  # not even a walk free to reverse and reuse track gets there
     conn = compute_connectivity(
         ctx.board, ctx.entity, ctx.rules, override=override, stop_at=targets)
