@@ -44,7 +44,7 @@ from functools import cached_property
 from typing import Protocol
 
 from rhineland.board.board import Board
-from rhineland.board.hexgrid import opposite
+from rhineland.board.hexgrid import OPPOSITE
 from rhineland.board.mapspec import MapSpec
 from rhineland.board.tiles import Tile
 from rhineland.board.upgrades import TileGeometry, geometry
@@ -329,23 +329,22 @@ class _Reach:
 
     @staticmethod
     def closure(walk: _Walk, sources: frozenset[int], wanted: frozenset[int],
-                base: _Reach | None = None, own: int = -1) -> bool:
+                base: _Reach | None = None, own: int = -1,
+                record: _Reach | None = None) -> bool:
         """Walk ``walk``'s board from ``sources`` until a ``wanted`` path is reached
         (True).  With ``base`` (the reach of the board where only hex ``own`` differs):
         its states outside ``own`` count as reached (they are closed under every step
         that does not enter ``own``), and the walk starts from its arrivals into
         ``own`` and the token cities there; a superset of the reach of ``walk``'s own
-        board.  Without: fills ``walk``'s reach (``walk.reach``)."""
+        board.  Without: the whole reach from ``sources``, entered in ``record`` (an
+        empty :class:`_Reach`) when given."""
         geoms = walk.geoms
         links = walk.links
         blocks = walk.blocks
         known = base.states if base is not None else set()
-        seen: set[int] = set()
+        seen: set[int] = record.states if record is not None else set()
         todo: list[tuple[int, int]] = []  # (path ref, entry: edge, or -1 - node part)
-        arrivals: dict[int, set[tuple[int, str]]] | None = None
-        if base is None:
-            arrivals = {}
-            walk.reach = _Reach(geoms, seen, arrivals)
+        arrivals = record.arrivals if record is not None else None
 
         def enter_node(key: int, came: int) -> None:
             hi = key // _PER_HEX
@@ -393,7 +392,7 @@ class _Reach:
                 other = row[e]
                 if e == entry or other < 0:
                     continue
-                back = _OPPOSITE[e]
+                back = OPPOSITE[e]
                 if arrivals is not None:
                     arrivals.setdefault(other, set()).add((back, gauge))
                 og = geoms[other]
@@ -422,12 +421,12 @@ def _board_reach(board: Board, entity: str, rules: BoardRulesLike) -> _Reach:
     geoms = [board.tiles[h].geometry for h in mi.ids]
     walk = _Walk(board, entity, rules, mi, geoms, board.tokens, frozenset())
     sources = frozenset(_token_cities(board.tokens, entity, mi.index, geoms))
-    _Reach.closure(walk, sources, frozenset())
-    assert walk.reach is not None
+    reach = _Reach(geoms, set(), {})
+    _Reach.closure(walk, sources, frozenset(), record=reach)
     if len(_REACHES) > 64:
         _REACHES.clear()
-    _REACHES[key] = (rules, walk.reach)
-    return walk.reach
+    _REACHES[key] = (rules, reach)
+    return reach
 
 
 class _Walk:
@@ -472,7 +471,6 @@ class _Walk:
         self.edge_use: set[int] = set()
         self.looks: dict[int, list[tuple[int, str]]] | None = None
         self.entered: set[int] = set()
-        self.reach: _Reach | None = None  # a relaxed directed walk's (_Reach.closure)
 
     def result(self, complete: bool = True) -> Connectivity:
         """What was walked, keyed by hex id again."""
@@ -551,10 +549,10 @@ class _Walk:
                 touched.add(e)
                 other = hl[e]
                 if other >= 0:
-                    hexes.setdefault(other, set()).add(_OPPOSITE[e])
+                    hexes.setdefault(other, set()).add(OPPOSITE[e])
                 if stop_sides and (
                     sides + e in stop_sides
-                    or (other >= 0 and other * 8 + _OPPOSITE[e] in stop_sides)
+                    or (other >= 0 and other * 8 + OPPOSITE[e] in stop_sides)
                 ):
                     raise _Found
             for n in path.nodes:
@@ -604,7 +602,6 @@ class _Walk:
             self.entered.add(hi)
 
 
-_OPPOSITE = tuple(opposite(e) for e in range(6))
 
 _EDGE_SETS: dict[frozenset[int], frozenset[int]] = {}
 """Each set of hex edges a :attr:`Connectivity.hexes` entry may hold, made once (at most

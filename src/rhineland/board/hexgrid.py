@@ -51,3 +51,7 @@ def neighbor_id(hex_: str, edge: int, layout: str) -> str | None:
 def opposite(edge: int) -> int:
     """The edge facing ``edge`` on the neighbouring hex."""
     return (edge + 3) % 6
+
+
+OPPOSITE: tuple[int, ...] = tuple(opposite(e) for e in range(6))
+""":func:`opposite` by edge, for hot loops (a tuple index instead of a call)."""

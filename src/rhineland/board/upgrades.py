@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from rhineland.board.hexgrid import opposite
+from rhineland.board.hexgrid import OPPOSITE
 from rhineland.board.tiles import Tile
 
 COLOR_ORDER: tuple[str, ...] = ("white", "yellow", "green", "brown", "gray")
@@ -58,8 +58,9 @@ class RotatedPath:
         """True when this path is contained in ``other`` (reference ``Path#<=``).
 
         Each endpoint must match an endpoint of ``other`` (same edge, or a node of
-        the same kind) and the gauges must match (:func:`_end_le`, :func:`_gauge_ok`,
-        written out: the upgrade checks ask it for every pair of paths).
+        the same kind) and the gauges must match (a dual-gauge path only within a dual
+        one; any path within a dual one).  Written out: the upgrade checks ask it for
+        every pair of paths (tests/test_path_within.py states the rule apart).
         """
         oa, ob = other.a, other.b
         a, b = self.a, self.b
@@ -77,18 +78,6 @@ class RotatedPath:
         if mine == "dual":
             return theirs == "dual"
         return theirs == mine or theirs == "dual"
-
-
-def _gauge_ok(mine: str, other: str) -> bool:
-    if mine == "dual":
-        return other == "dual"
-    return other in (mine, "dual")
-
-
-def _end_le(x: End, y: End) -> bool:
-    if x[0] == "edge":
-        return y[0] == "edge" and x[1] == y[1]
-    return x[0] == y[0]
 
 
 @dataclass(frozen=True)
@@ -187,7 +176,7 @@ def _build_geometry(tile: Tile, rotation: int) -> TileGeometry:
                      for e, v in edge_paths.items() for g in {paths[i].gauge for i in v}},
         converging=converging,
         crossings=tuple(
-            tuple((e, opposite(e), (opposite(e), rp.gauge), e in converging) for e in rp.edges)
+            tuple((e, OPPOSITE[e], (OPPOSITE[e], rp.gauge), e in converging) for e in rp.edges)
             for rp in paths),
     )
 

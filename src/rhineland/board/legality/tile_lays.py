@@ -14,7 +14,7 @@ from rhineland.board.graph import (
     may_walk_any,
     remember_connectivity,
 )
-from rhineland.board.hexgrid import opposite
+from rhineland.board.hexgrid import OPPOSITE
 from rhineland.board.legality.rules import (
     BoardRules,
     Lay,
@@ -413,13 +413,11 @@ def _plain_track_crossed(ctx: LayContext, hex_id: str, new: TileGeometry,
             if b not in touched or b not in links:
                 continue
             other = tiles[links[b]].geometry
-            crossing = other.edge_paths.get(_OPPOSITE[b], ())
+            crossing = other.edge_paths.get(OPPOSITE[b], ())
             if crossing and all(other.paths[j].gauge == path.gauge for j in crossing):
                 return True
     return False
 
-
-_OPPOSITE = tuple(opposite(e) for e in range(6))
 
 
 def _blocks(ctx: LayContext, hex_id: str, new: TileGeometry, part: int,
