@@ -209,11 +209,11 @@ def compute_connectivity(
     network reach one of these sides?").
     """
     mi = _map_index(board.spec)
-    tiles = board.tiles
-    geoms = [tiles[h].geometry for h in mi.ids]
+    geoms = _board_geoms(board, mi)
     tokens: Mapping[tuple[str, int], tuple[str, ...]] = board.tokens
     if override is not None:
         ov_hex = override[0]
+        geoms = geoms.copy()
         geoms[mi.index[ov_hex]] = geometry(override[1], override[2])
         tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
         for ci, syms in override[3].items():
@@ -247,6 +247,23 @@ def compute_connectivity(
         except _Found:
             return walk.result(complete=False)
     return walk.result()
+
+
+_GEOMS: dict[int, tuple[MapSpec, list[TileGeometry]]] = {}
+""":func:`_board_geoms` by ``board.version`` (the walks of a position share it)."""
+
+
+def _board_geoms(board: Board, mi: _MapIndex) -> list[TileGeometry]:
+    """The geometry of the tile on each hex of ``board``, in map order (``mi``), cached by
+    version: a list the caller must not change (copy it first)."""
+    got = _GEOMS.get(board.version)
+    if got is not None and got[0] is board.spec:
+        return got[1]
+    geoms = [board.tiles[h].geometry for h in mi.ids]
+    if len(_GEOMS) >= 64:
+        _GEOMS.clear()
+    _GEOMS[board.version] = (board.spec, geoms)
+    return geoms
 
 
 def may_walk_any(
@@ -418,7 +435,7 @@ def _board_reach(board: Board, entity: str, rules: BoardRulesLike) -> _Reach:
     if got is not None and got[0] is rules:
         return got[1]
     mi = _map_index(board.spec)
-    geoms = [board.tiles[h].geometry for h in mi.ids]
+    geoms = _board_geoms(board, mi)
     walk = _Walk(board, entity, rules, mi, geoms, board.tokens, frozenset())
     sources = frozenset(_token_cities(board.tokens, entity, mi.index, geoms))
     reach = _Reach(geoms, set(), {})
@@ -564,13 +581,19 @@ class _Walk:
             if ref in self.stop_at:
                 raise _Found
             hexes = self.hexes
-            touched = hexes.setdefault(hi, set())
+            touched = hexes.get(hi)
+            if touched is None:
+                touched = hexes[hi] = set()
             stop_sides = self.stop_sides
             for e in path.edges:
                 touched.add(e)
                 other = hl[e]
                 if other >= 0:
-                    hexes.setdefault(other, set()).add(OPPOSITE[e])
+                    near = hexes.get(other)
+                    if near is None:
+                        hexes[other] = {OPPOSITE[e]}
+                    else:
+                        near.add(OPPOSITE[e])
                 if stop_sides and (
                     sides + e in stop_sides
                     or (other >= 0 and other * 8 + OPPOSITE[e] in stop_sides)
