@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,11 +119,12 @@ class SpecialAbility:
 
 _MEMOS: dict[tuple[type, int], tuple[TitleData, dict[tuple[object, ...], bool],
                                       dict[tuple[object, ...], tuple[Tile, ...]],
-                                      dict[tuple[object, ...], bool]]] = {}
+                                      dict[tuple[object, ...], bool],
+                                      dict[tuple[object, ...], tuple[int, ...]]]] = {}
 """Per rules class and title data: the memos of :meth:`BoardRules.can_upgrade`,
-:meth:`BoardRules.upgrade_targets` and :attr:`BoardRules.fits_memo` (their answers
-depend only on the arguments, the class and the data; the data object is kept to tell
-a reused ``id`` apart)."""
+:meth:`BoardRules.upgrade_targets`, :attr:`BoardRules.fits_memo` and
+:attr:`BoardRules.rotations_memo` (their answers depend only on the arguments, the class
+and the data; the data object is kept to tell a reused ``id`` apart)."""
 
 
 class BoardRules:
@@ -148,13 +149,18 @@ class BoardRules:
         # pure answers of this rules class on this title data: shared by every game of it
         memo = _MEMOS.get((type(self), id(data)))
         if memo is None or memo[0] is not data:
-            memo = _MEMOS[(type(self), id(data))] = (data, {}, {}, {})
+            memo = _MEMOS[(type(self), id(data))] = (data, {}, {}, {}, {})
         self._upgrade_memo: dict[tuple[object, ...], bool] = memo[1]
         self._targets_memo: dict[tuple[object, ...], tuple[Tile, ...]] = memo[2]
         self.fits_memo: dict[tuple[object, ...], bool] = memo[3]
         """Memo of the tile-lay check that a rotated tile fits its hex (its exits lead
         where track may go, the old track and cities kept): keyed by hex, old tile and
         rotation, new tile and rotation (see ``tile_lays``)."""
+        self.rotations_memo: dict[tuple[object, ...], tuple[int, ...]] = memo[4]
+        """Memo of the rotations of a normal lay that pass the geometric checks (an exit
+        on the network, :meth:`rotation_allowed`, the fit): keyed by hex, old tile and
+        rotation, new tile, the edges the network touches and :meth:`rotation_key` (see
+        ``tile_lays``)."""
         self._blockers: dict[str, tuple[str, ...]] = {}
         """Hex -> the privates (in title order) whose ``blocks_hexes`` ability lists it."""
         for p in data.privates:
@@ -280,6 +286,12 @@ class BoardRules:
         """Title-level rotation rule; default: the new tile uses every stub of the hex."""
         stubs = self.data.map.hexes[hex_id].stubs
         return all(s in new.exits for s in stubs)
+
+    def rotation_key(self, ctx: LayContext) -> Hashable:
+        """What of ``ctx`` :meth:`rotation_allowed` reads besides the hex, the tile and the
+        title data (default: nothing): part of the key of :attr:`rotations_memo`, so a
+        title whose rule reads more of the context says so here."""
+        return None
 
     def fixed_rotation(self, ctx: LayContext, hex_id: str, new: Tile) -> int | None:
         """A rotation offered instead of the geometric checks (default None: check)."""

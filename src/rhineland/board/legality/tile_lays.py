@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NoReturn, TypeVar
 
+from rhineland.board.board import PlacedTile
 from rhineland.board.graph import (
     Connectivity,
     compute_connectivity,
@@ -62,6 +63,23 @@ def _rotation_ok(
     if not ctx.rules.rotation_allowed(ctx, hex_id, new):
         return False
     return _fits(ctx, hex_id, new_tile, rotation)
+
+
+def _rotations(ctx: LayContext, hex_id: str, placed: PlacedTile, new_tile: Tile,
+               reach: frozenset[int]) -> tuple[int, ...]:
+    """The rotations of ``new_tile`` on ``hex_id`` (now ``placed``) that pass
+    :func:`_rotation_ok` with the network touching the hex's edges ``reach``: memoised by
+    the rules (:attr:`~rhineland.board.legality.rules.BoardRules.rotations_memo`; the
+    rotation rule's part of the context is :meth:`rotation_key`)."""
+    rules = ctx.rules
+    key = (hex_id, id(placed.tile), placed.rotation, id(new_tile), reach,
+           rules.rotation_key(ctx))
+    memo = rules.rotations_memo
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = tuple(
+            r for r in range(6) if _rotation_ok(ctx, hex_id, new_tile, r, reach))
+    return got
 
 
 def _fits(ctx: LayContext, hex_id: str, new_tile: Tile, rotation: int) -> bool:
@@ -251,6 +269,8 @@ def _normal_candidates(
         wanted = range(6) if only is None else (only[1],)
         if fixed is not None:
             rotations = (fixed,) if fixed in wanted else ()
+        elif only is None:
+            rotations = _rotations(ctx, hex_id, placed, new, reach)
         else:
             rotations = [r for r in wanted if _rotation_ok(ctx, hex_id, new, r, reach)]
         cost = rules.lay_cost(ctx, hex_id, old, new)

@@ -14,6 +14,8 @@ Sources: the seed rules summary (``001``), the reference facts
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from rhineland.board.legality import BoardRules, LayContext
 from rhineland.board.tiles import Tile
 from rhineland.board.upgrades import TileGeometry
@@ -83,6 +85,10 @@ class CologneBoardRules(BoardRules):
             return True
         water = {b.edge for b in ctx.data.map.hexes[hex_id].borders if b.kind == "water"}
         return not (water & new.exits)
+
+    def rotation_key(self, ctx: LayContext) -> Hashable:
+        """:meth:`rotation_allowed` reads the phase (the Rhine passages' water)."""
+        return ctx.phase
 
     def fixed_rotation(self, ctx: LayContext, hex_id: str, new: Tile) -> int | None:
         """Leverkusen's green K314 on G6 is offered at rotation 0, without geometric checks."""
