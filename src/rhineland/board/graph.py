@@ -215,9 +215,7 @@ def compute_connectivity(
         ov_hex = override[0]
         geoms = geoms.copy()
         geoms[mi.index[ov_hex]] = geometry(override[1], override[2])
-        tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
-        for ci, syms in override[3].items():
-            tokens[(ov_hex, ci)] = tuple(syms)
+        tokens = _override_tokens(board, override)
 
     index = mi.index
     sources: list[int] = []
@@ -294,13 +292,23 @@ def may_walk_any(
     ov_hi = index[ov_hex]
     geoms = base.geoms.copy()
     geoms[ov_hi] = geometry(override[1], override[2])
-    tokens: dict[tuple[str, int], tuple[str, ...]] = {
-        k: v for k, v in board.tokens.items() if k[0] != ov_hex}
-    for ci, syms in override[3].items():
-        tokens[(ov_hex, ci)] = tuple(syms)
+    tokens = _override_tokens(board, override)
     walk = _Walk(board, entity, rules, mi, geoms, tokens, frozenset())
     sources = frozenset(_token_cities(tokens, entity, index, geoms))
     return _Reach.closure(walk, sources, wanted, base, ov_hi)
+
+
+def _override_tokens(board: Board, override: Override) -> Mapping[tuple[str, int],
+                                                                    tuple[str, ...]]:
+    """``board``'s tokens with those of the override's hex replaced by its own (the board's
+    mapping itself where neither has any: a tile without cities holds none)."""
+    ov_hex, _, _, seats = override
+    if not seats and not board.tiles[ov_hex].geometry.cities:
+        return board.tokens
+    tokens = {k: v for k, v in board.tokens.items() if k[0] != ov_hex}
+    for ci, syms in seats.items():
+        tokens[(ov_hex, ci)] = tuple(syms)
+    return tokens
 
 
 def _token_cities(tokens: Mapping[tuple[str, int], tuple[str, ...]], entity: str,

@@ -425,9 +425,11 @@ def _follow_city(old: TileGeometry, old_index: int, new: TileGeometry) -> int:
 def remap_tokens(board: Board, hex_id: str, new: Tile, rotation: int) -> dict[int, list[str]]:
     """Tokens of ``hex_id`` re-seated on ``new`` at ``rotation``: new city index -> syms."""
     placed = board.tiles[hex_id]
-    old_geom = geometry(placed.tile, placed.rotation)
-    new_geom = geometry(new, rotation)
+    old_geom = placed.geometry
     out: dict[int, list[str]] = {}
+    if not old_geom.cities:
+        return out  # tokens sit in cities: none here
+    new_geom = geometry(new, rotation)
     for (h, ci), syms in board.tokens.items():
         if h != hex_id or not syms:
             continue

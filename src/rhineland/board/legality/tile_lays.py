@@ -354,8 +354,9 @@ def _walks_any(
         if (ctx.entity in syms and ci < len(new.cities)
                 and wanted.intersection(new.node_paths.get(new.cities[ci], ()))):
             return True
-    own = any(ctx.entity in syms for syms in seats.values()) or any(
-        ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id)
+    own = any(ctx.entity in syms for syms in seats.values()) or (
+        bool(ctx.board.tiles[hex_id].geometry.cities) and any(
+            ctx.entity in syms for (h, _), syms in ctx.board.tokens.items() if h == hex_id))
     if not own and (_entered_by(ctx, hex_id, new, wanted, seats)
                     or _plain_track_crossed(ctx, hex_id, new, wanted)):
         return True  # no token of the entity on the hex: often known without the walk
