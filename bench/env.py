@@ -1,7 +1,7 @@
 """Benchmark: PettingZoo environment steps per second.
 
     .venv/bin/python bench/env.py [--title 18Rhl] [--players 4] [--steps 3000] [--seed 0]
-                                  [--no-observe]
+                                  [--warmup 0] [--no-observe]
 
 Plays random legal codes (uniform over the action mask) through
 :class:`rhineland.env.RhinelandEnv` for ``--steps`` steps (a new game when one ends),
@@ -12,7 +12,9 @@ the best-route search of a run), and the observation vector.  Times are this
 process's CPU seconds (``time.process_time``): steps/s is per core.  The steps/s figure
 is the environment's own work (legal codes, observation, ``step``); the random agent's
 draw of a code from the mask is the caller's work and is timed apart (it is also shown
-with the draw included, and resets are in neither).
+with the draw included, and resets are in neither).  ``--warmup N`` plays N steps first,
+untimed (the same games go on): a long training run's steady state, once the process's
+caches are filled and its first full garbage collections are past.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--steps", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warmup", type=int, default=0,
+                    help="steps played first, untimed (the steady state of a long run)")
     ap.add_argument("--no-observe", action="store_true",
                     help="skip the observation vector (mask only)")
     args = ap.parse_args()
@@ -39,10 +43,14 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     t_legal = t_obs = t_step = t_engine = t_draw = 0.0
     games = 0
-    for _ in range(args.steps):
+    played = 0
+    for i in range(args.warmup + args.steps):
+        if i == args.warmup:
+            t_legal = t_obs = t_step = t_engine = t_draw = 0.0
+            played, games = games, 0
         if any(env.terminations.values()) or any(env.truncations.values()):
             games += 1
-            env.reset(seed=args.seed + games)
+            env.reset(seed=args.seed + played + games)
         agent = env.agent_selection
         t0 = time.process_time()
         assert env.game is not None
