@@ -659,7 +659,6 @@ class _Walk:
                 beyond.pending &= ~beyond.hex_looks(hi)
 
 
-
 _REWALKS = 1000
 """Converging path steps a walk takes before it starts to skip what cannot add anything
 (:class:`_Beyond`): most walks are done before, and a :class:`_Beyond` costs more than
