@@ -4,6 +4,8 @@ of both titles, for every train of the game (depot, owned, open market, rusted).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from play import random_positions
@@ -24,3 +26,30 @@ def test_train_available_equals_the_list(title: str) -> None:
             available += expected
             market += expected and train.owner is not None
     assert asked > 1000 and 0 < available < asked and market > 0
+
+
+def _listed_as_stated(game: object) -> list[object]:
+    """The depot trains of the next type and of types made available by a phase reached
+    (``available_on``), in depot order, then the open market's: the rule written plainly."""
+    g: Any = game
+    depot = [t for t in g.state.trains if t.owner is None and not t.rusted]
+    phases = [p.name for p in g.data.phases[: g.state.phase + 1]]
+    return [t for t in depot if t.name == depot[0].name
+            or (t.spec.available_on is not None and t.spec.available_on in phases)
+            ] + g.discarded_trains()
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_available_depot_trains_as_stated(title: str) -> None:
+    """At every position of seeded random games (the one pass of ``available_depot_trains``
+    against the rule written plainly), with positions where a train is on sale early and
+    where the open market has trains."""
+    early = market = 0
+    for seed in (6, 7):
+        for game in random_positions(title, seed, ACTIONS):
+            listed = game.title.available_depot_trains(game)
+            assert listed == _listed_as_stated(game)
+            depot = [t for t in listed if t.owner is None]
+            early += any(t.name != depot[0].name for t in depot)
+            market += any(t.owner is not None for t in listed)
+    assert early > 0 and market > 0, (early, market)
