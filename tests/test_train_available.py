@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from play import random_positions
+from rhineland.engine.entities import MARKET
 from rhineland.sim.selfplay import TITLE_PLAYERS
 
 ACTIONS = 900
@@ -53,3 +54,21 @@ def test_available_depot_trains_as_stated(title: str) -> None:
             early += any(t.name != depot[0].name for t in depot)
             market += any(t.owner is not None for t in listed)
     assert early > 0 and market > 0, (early, market)
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_discarded_trains_as_stated(title: str) -> None:
+    """The open market's trains, in the order they were discarded: each id of the
+    discard order whose train is in the market and not rusted; at positions where the
+    market has trains and where the order still names a train that left it."""
+    listed = left = 0
+    for seed in (6, 7):
+        for game in random_positions(title, seed, ACTIONS):
+            by_id = {t.id: t for t in game.state.trains}
+            order = game.state.discard_order
+            want = [by_id[i] for i in order
+                    if by_id[i].owner == MARKET and not by_id[i].rusted]
+            assert game.discarded_trains() == want
+            listed += bool(want)
+            left += len(want) < len(order)
+    assert listed > 0 and left > 0, (listed, left)
