@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from play import random_positions
-from rhineland.engine.actions import Action, BuyTrain, LayTile, Pass, trusted
-from rhineland.engine.legal.choices import AmountSpan, Deferred, Ladder, Listed
+from rhineland.engine.actions import Action, BuyTrain, LayTile, Pass, RunRoutes, trusted
+from rhineland.engine.legal.choices import AmountSpan, Deferred, Ladder, Listed, RouteChoice
 from rhineland.engine.legal.generate import candidates
 from rhineland.sim.selfplay import TITLE_PLAYERS
 
 ACTIONS = 700
 
 
-def _actions(cands: list[Any]) -> list[Action]:
+def _actions(game: Any, cands: list[Any]) -> list[Action]:
     out: list[Action] = []
     for c in cands:
         if isinstance(c, Ladder):
@@ -29,6 +29,8 @@ def _actions(cands: list[Any]) -> list[Action]:
         elif isinstance(c, Listed | Deferred):
             if isinstance(c.choice, Action):
                 out.append(c.choice)
+            elif isinstance(c.choice, RouteChoice):  # the best run, as offered
+                out.append(c.choice.best(game))
         else:
             out.append(c)
     return out
@@ -43,13 +45,15 @@ def _validated(action: Action) -> Action:
 def test_every_candidate_equals_the_validated_action(title: str, seed: int) -> None:
     kinds: set[str] = set()
     for game in random_positions(title, seed, ACTIONS):
-        for a in _actions(candidates(game)):
+        for a in _actions(game, candidates(game)):
             v = _validated(a)
             assert v == a and list(vars(v).items()) == list(vars(a).items()), a
+            if isinstance(a, RunRoutes):  # the route dicts' keys in order, sequences as tuples
+                assert [list(r.items()) for r in v.routes] == [list(r.items()) for r in a.routes]
             kinds.add(a.type)
     # the kinds listed as trusted candidates are among those compared
     want = {"par", "buy_shares", "sell_shares", "lay_tile", "buy_train", "pass", "dividend",
-            "place_token", "discard_train"}
+            "place_token", "discard_train", "run_routes"}
     if title == "1893":
         want |= {"buy_company", "sell_company"}
     assert want <= kinds, sorted(want - kinds)

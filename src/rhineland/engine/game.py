@@ -399,13 +399,13 @@ class Game:
 
     def discarded_trains(self) -> list[Train]:
         """Trains in the open market, in the order they were discarded."""
-        if not self.state.discard_order:
+        order = self.state.discard_order
+        if not order:
             return []  # none discarded yet (most calls: no table of the trains needed)
-        by_id = {t.id: t for t in self.state.trains}
-        return [
-            by_id[i] for i in self.state.discard_order
-            if by_id[i].owner == MARKET and not by_id[i].rusted
-        ]
+        # the market's trains by id (a train leaves the market by a purchase or rusting;
+        # its id stays in the order)
+        market = {t.id: t for t in self.state.trains if t.owner == MARKET and not t.rusted}
+        return [market[i] for i in order if i in market]
 
     def train(self, train_id: str) -> Train:
         """The train with export id ``train_id``; raises ``GameError`` (``"train.id"``)

@@ -6,6 +6,7 @@ Sources: seeds ``000``/``001`` ("Operating round"), reference facts
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board import legality
@@ -26,6 +27,30 @@ if TYPE_CHECKING:
     from rhineland.engine.steps import Step
 
 
+def private_states(game: Game) -> Mapping[str, PrivateState]:
+    """Each private company's :class:`PrivateState` (owning player id as text, closed,
+    ability used), by symbol in the game's order: the lay context's ``privates``.  The
+    same mapping is given again while no private changed (:data:`_PRIVATE_STATES`);
+    the legality rules only read it."""
+    key = tuple((p.sym, p.owner, p.closed, p.ability_uses > 0) for p in game.privates.values())
+    got = _PRIVATE_STATES.get(key)
+    if got is None:
+        if len(_PRIVATE_STATES) >= _PRIVATE_STATES_SIZE:
+            _PRIVATE_STATES.clear()
+        got = _PRIVATE_STATES[key] = {
+            sym: PrivateState(sym, str(owner) if isinstance(owner, int) else None, closed, used)
+            for sym, owner, closed, used in key
+        }
+    return got
+
+
+_PRIVATE_STATES_SIZE = 256
+_PRIVATE_STATES: dict[tuple[tuple[str, object, bool, bool], ...],
+                      dict[str, PrivateState]] = {}
+"""The private states by what they are made of (symbol, owner, closed, used): a game's
+privates change a few times a game, the lay context is built several times a step."""
+
+
 class OperatingRules:
     """Operating round defaults: order, steps, tiles, tokens, routes, dividends, trains.
 
@@ -42,15 +67,7 @@ class OperatingRules:
         """The tile/token legality context for ``entity`` operating now."""
         kind = "minor" if isinstance(entity, Minor) else "corporation"
         pres = game.entity_owner_ids(entity)
-        privates = {
-            p.sym: PrivateState(
-                p.sym,
-                str(p.owner) if isinstance(p.owner, int) else None,
-                p.closed,
-                p.ability_uses > 0,
-            )
-            for p in game.privates.values()
-        }
+        privates = private_states(game)
         next_price: int | None = None
         if isinstance(entity, Corporation) and entity.tokens_left > 0:
             next_price = entity.next_token_price

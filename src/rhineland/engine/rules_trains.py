@@ -77,17 +77,30 @@ class TrainRules:
         return 0
 
     def available_depot_trains(self, game: Game) -> list[Any]:
-        """Depot trains that may be bought now: the next type, and types made available."""
-        depot = game.depot_trains()
-        if not depot:
-            return game.discarded_trains()
-        first = depot[0].name
-        phases_seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
-        return [
-            t for t in depot
-            if t.name == first or (t.spec.available_on is not None
-                                   and t.spec.available_on in phases_seen)
-        ] + game.discarded_trains()
+        """Depot trains that may be bought now: the next type, and types made available
+        (in depot order), then the open market's trains (:meth:`Game.discarded_trains`).
+        One pass over the trains (the phases seen are gathered only for a train made
+        available early): the legal listing and the train checks ask often."""
+        out: list[Any] = []
+        first: str | None = None
+        seen: set[str] | None = None
+        for t in game.state.trains:
+            if t.owner is not None or t.rusted:
+                continue  # not in the depot
+            spec = t.spec
+            if first is None:
+                first = spec.name
+                out.append(t)
+            elif spec.name == first:
+                out.append(t)
+            elif spec.available_on is not None:
+                if seen is None:
+                    seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
+                if spec.available_on in seen:
+                    out.append(t)
+        if game.state.discard_order:
+            out.extend(game.discarded_trains())
+        return out
 
     def train_available(self, game: Game, train: Any) -> bool:
         """Whether ``train`` is one of :meth:`available_depot_trains` (a depot train of the

@@ -29,6 +29,7 @@ keeps the run legal.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from rhineland.errors import GameError
@@ -57,15 +58,41 @@ def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteRe
     ``connections``, ``nodes``).  Returns one :class:`RouteResult` per route,
     in input order.  Raises ``GameError`` naming the rule and the values for
     the first illegal route (see the module docstring for the order).
+
+    A legal run's results are kept for the same context and routes
+    (:data:`_RUNS`): the best-route search checks the run it found, and the
+    ``run_routes`` action offering it asks again (an illegal run is checked anew).
     """
-    check_trains(ctx, routes)
+    specs = tuple(RouteSpec.coerce(raw) for raw in routes)
+    key = (ctx.key(), specs)
+    hit = _RUNS.get(key)
+    if hit is not None and hit[0] is ctx.data and hit[1] is ctx.rules:
+        _RUNS.move_to_end(key)
+        return list(hit[2])
+    results = _run_revenue(ctx, specs)
+    _RUNS[key] = (ctx.data, ctx.rules, tuple(results))
+    if len(_RUNS) > _RUNS_SIZE:
+        _RUNS.popitem(last=False)
+    return results
+
+
+_RUNS_SIZE = 64
+_RUNS: OrderedDict[tuple[object, ...], tuple[object, object, tuple[RouteResult, ...]]] = (
+    OrderedDict())
+"""The last legal runs' results by context (:meth:`RouteContext.key`) and routes (the
+data and rules objects kept: their ``id`` is in the key).  A run's results depend on
+those alone; :class:`RouteResult` is immutable."""
+
+
+def _run_revenue(ctx: RouteContext, specs: Sequence[RouteSpec]) -> list[RouteResult]:
+    """:func:`run_revenue` without the reuse."""
+    check_trains(ctx, specs)
     rules = rules_of(ctx)
     graph = track_graph(ctx.board)
     used_units: set[int] = set()
     resolved: list[Route] = []
     results: list[RouteResult] = []
-    for raw in routes:
-        spec = RouteSpec.coerce(raw)
+    for spec in specs:
         route = resolve(ctx, graph, spec, used_units)
         view = rules.entity_view(ctx, graph, route.visits)
         costs = check_route(ctx, graph, view, route, rules)

@@ -61,6 +61,21 @@ class RouteContext:
     hex_icons: Mapping[str, frozenset[str]] = field(default_factory=dict)
     eastern_ruhr_links: int | None = None
 
+    def key(self) -> tuple[object, ...]:
+        """What the route rules read of this context, as a hashable key: the board's
+        version now (renewed on every tile and token change, shared by clones of the same
+        content), entity, phase, trains, the title data and rules by identity (a memo
+        keeps the objects and checks them, so that an ``id`` is not reused), 18Rhl's
+        icons and Eastern Ruhr links.  Contexts with one key and the same data and rules
+        get the same route answers."""
+        return (self.board.version, self.entity, self.phase, self.trains, id(self.data),
+                id(self.rules), self._icons_key, self.eastern_ruhr_links)
+
+    @cached_property
+    def _icons_key(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """:attr:`hex_icons` as a sorted tuple (once per context: the fields are frozen)."""
+        return tuple(sorted((h, tuple(sorted(v))) for h, v in self.hex_icons.items()))
+
     @cached_property
     def phase_spec(self) -> PhaseSpec:
         """The :class:`PhaseSpec` named :attr:`phase`; raises ``GameError`` if unknown

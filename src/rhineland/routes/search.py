@@ -1450,9 +1450,7 @@ data and rules (by identity), 18Rhl's icons and links, and budget."""
 
 
 def _memo_key(ctx: RouteContext, budget_nodes: int | None) -> tuple[object, ...]:
-    icons = tuple(sorted((h, tuple(sorted(v))) for h, v in ctx.hex_icons.items()))
-    return (ctx.board.version, ctx.entity, ctx.phase, ctx.trains, id(ctx.data),
-            id(ctx.rules), icons, ctx.eastern_ruhr_links, budget_nodes)
+    return (*ctx.key(), budget_nodes)
 
 
 def _search_routes(ctx: RouteContext, budget_nodes: int | None) -> RouteSet:

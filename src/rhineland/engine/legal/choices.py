@@ -27,6 +27,7 @@ from rhineland.engine.actions import (
     LayTile,
     RunRoutes,
     SellShares,
+    trusted,
 )
 from rhineland.engine.entities import MARKET
 from rhineland.errors import GameError
@@ -109,8 +110,13 @@ class RouteChoice:
         from rhineland.routes.search import best_routes
 
         found = best_routes(game, self.entity, budget_nodes=budget_nodes)
-        routes: Any = tuple(found.to_export())
-        return RunRoutes(entity=self.entity, entity_type=self.entity_type, routes=routes)
+        # the route dicts as the validating constructor keeps them (sequences as tuples;
+        # tests/test_trusted_actions.py): the search's own routes need no validation
+        routes = tuple({"train": r.train, "connections": r.spec.connections,
+                        "nodes": r.spec.nodes, "revenue": r.result.revenue}
+                       for r in found.routes)
+        return trusted(RunRoutes, entity=self.entity, entity_type=self.entity_type,
+                       routes=routes)
 
     def contains(self, action: Action, game: Game) -> bool:
         """Whether ``action`` runs this entity's trains on routes the rules accept."""
