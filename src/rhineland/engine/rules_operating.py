@@ -7,6 +7,7 @@ Sources: seeds ``000``/``001`` ("Operating round"), reference facts
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board import legality
@@ -30,23 +31,23 @@ if TYPE_CHECKING:
 def private_states(game: Game) -> Mapping[str, PrivateState]:
     """Each private company's :class:`PrivateState` (owning player id as text, closed,
     ability used), by symbol in the game's order: the lay context's ``privates``.  The
-    same mapping is given again while no private changed (:data:`_PRIVATE_STATES`);
-    the legality rules only read it."""
+    same read-only mapping is given again while no private changed
+    (:data:`_PRIVATE_STATES`)."""
     key = tuple((p.sym, p.owner, p.closed, p.ability_uses > 0) for p in game.privates.values())
     got = _PRIVATE_STATES.get(key)
     if got is None:
         if len(_PRIVATE_STATES) >= _PRIVATE_STATES_SIZE:
             _PRIVATE_STATES.clear()
-        got = _PRIVATE_STATES[key] = {
+        got = _PRIVATE_STATES[key] = MappingProxyType({
             sym: PrivateState(sym, str(owner) if isinstance(owner, int) else None, closed, used)
             for sym, owner, closed, used in key
-        }
+        })
     return got
 
 
 _PRIVATE_STATES_SIZE = 256
 _PRIVATE_STATES: dict[tuple[tuple[str, object, bool, bool], ...],
-                      dict[str, PrivateState]] = {}
+                      Mapping[str, PrivateState]] = {}
 """The private states by what they are made of (symbol, owner, closed, used): a game's
 privates change a few times a game, the lay context is built several times a step."""
 
