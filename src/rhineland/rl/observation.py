@@ -305,8 +305,8 @@ class ObservationEncoder:
         bank = st.bank
         h[g] = bank.cash / 1000
         h[g + 1] = st.or_count
-        h[g + 2] = float(st.finished)
-        h[g + 3] = float(bank.broken)
+        h[g + 2] = st.finished
+        h[g + 3] = bank.broken
         if not st.finished:
             for pid in game.acting_entities()[:1]:
                 h[at["acting"] + rel[pid]] = 1
@@ -338,19 +338,21 @@ class ObservationEncoder:
             sp, par = corp.share_price, corp.par_price
             if sp is not None and not corp.closed:
                 priced.append((held, sp.price))
-            h[row] = float(par is not None)
-            h[row + 1] = float(corp.floated)
-            h[row + 2] = float(corp.closed)
-            h[row + 3] = float(held.receivership)
-            h[row + 4] = float(cur_sym == sym)
+            if par:
+                h[row] = 1
+                h[row + 7] = par.price / 100
+            if sp:
+                h[row + 6] = sp.price / 100
+            h[row + 1] = corp.floated
+            h[row + 2] = corp.closed
+            h[row + 3] = held.receivership
+            h[row + 4] = cur_sym == sym
             h[row + 5] = corp.cash / 1000
-            h[row + 6] = sp.price / 100 if sp else 0.0
-            h[row + 7] = par.price / 100 if par else 0.0
             h[row + 8] = held.ipo / 100
             h[row + 9] = held.market / 100
             h[row + 10] = corp.tokens_left
             h[row + 11] = len(corp.trains)
-            h[row + 12] = float(corp.operated)
+            h[row + 12] = corp.operated
             for t in corp.trains:
                 h[trains_row + train_index[t.name]] += 1
         values = _values(game, priced)
@@ -359,7 +361,7 @@ class ObservationEncoder:
             k = base + 4 * rel[p.id]
             h[k] = p.cash / 1000
             h[k + 1] = values[p.id] / 1000
-            h[k + 2] = float(p.bankrupt)
+            h[k + 2] = p.bankrupt
             h[k + 3] = len(p.companies)
         minors = game.minors
         owner_at = at["minor_owner"]
@@ -367,10 +369,10 @@ class ObservationEncoder:
             minor = minors.get(sym)
             if minor is None:
                 continue
-            h[row] = float(minor.owner is not None)
-            h[row + 1] = float(minor.floated)
-            h[row + 2] = float(minor.closed)
-            h[row + 3] = float(cur_sym == sym)
+            h[row] = minor.owner is not None
+            h[row + 1] = minor.floated
+            h[row + 2] = minor.closed
+            h[row + 3] = cur_sym == sym
             h[row + 4] = minor.cash / 1000
             if minor.owner in rel:
                 h[owner_at + mi * n + rel[minor.owner]] = 1
