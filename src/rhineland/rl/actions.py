@@ -298,6 +298,11 @@ class ActionCodec:
         """The code of ``action`` at ``game``'s position (``rng``: the amount range it
         comes from, whose lowest amount is price level 0).  Raises :class:`CodecError`
         when the table has no slot for it."""
+        # the most listed kinds first (no kind subclasses another)
+        if type(action) is LayTile:
+            return self._tile_code(action)
+        if type(action) is BuyTrain:
+            return self._train_code(game, action, rng)
         if isinstance(action, Pass):
             return self._code("pass", ())
         if isinstance(action, Bankrupt):
@@ -325,11 +330,7 @@ class ActionCodec:
                 seller = ("seat", [p.id for p in game.players].index(seller))
             return self._code("buy_shares", (kind, corp, seller, action.percent, president))
         if isinstance(action, LayTile):
-            name = action.tile.rpartition("-")[0] or action.tile
-            if action.entity_type == "company":
-                return self._code("lay_tile_private",
-                                  (action.entity, action.hex, name, action.rotation % 6))
-            return self._code("lay_tile", (action.hex, name, action.rotation % 6))
+            return self._tile_code(action)
         if isinstance(action, PlaceToken):
             return self._code("place_token", _token_spot(game, action))
         if isinstance(action, BuyTrain):
@@ -346,6 +347,13 @@ class ActionCodec:
         if isinstance(action, Assign):
             return self._code("assign", action.target)
         raise CodecError(f"no code for a {action.type} action")
+
+    def _tile_code(self, action: LayTile) -> int:
+        name = action.tile.rpartition("-")[0] or action.tile
+        if action.entity_type == "company":
+            return self._code("lay_tile_private",
+                              (action.entity, action.hex, name, action.rotation % 6))
+        return self._code("lay_tile", (action.hex, name, action.rotation % 6))
 
     def _train_code(self, game: Game, action: BuyTrain, rng: AmountRange | None) -> int:
         train = game.train(action.train)
