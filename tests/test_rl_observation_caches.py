@@ -28,9 +28,10 @@ POSITIONS = 40
 @needs_shared
 @pytest.mark.parametrize("rel", REAL)
 def test_a_used_encoder_encodes_as_a_new_one_along_a_real_game(rel: str) -> None:
-    """At 40 positions spread over the real game (and at its end), every seat's vector
-    from the encoder used all along equals a new encoder's, byte for byte, and the
-    players' values in it are ``game.player_values()`` (M / 1000, seat-relative)."""
+    """At 40 positions spread over the real game (and at its end, then at its start and
+    end in turn: another board each time), every seat's vector from the encoder used all
+    along equals a new encoder's, byte for byte, and the players' values in it are
+    ``game.player_values()`` (M / 1000, seat-relative)."""
     export = load_export(SHARED / "fixtures" / rel)
     n = len(export.players)
     used = ObservationEncoder(export.title, n)
@@ -58,6 +59,10 @@ def test_a_used_encoder_encodes_as_a_new_one_along_a_real_game(rel: str) -> None
     check(final)
     assert len(checked) >= POSITIONS
     assert final.is_terminal
+    start = new_game(export.title, [p.name for p in final.players], seed=export.seed,
+                     optional_rules=export.optional_rules)
+    for game in (start, final, start):  # other boards in turn
+        check(game)
 
 
 def test_a_moved_certificate_shows_at_once() -> None:

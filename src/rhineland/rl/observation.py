@@ -54,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from rhineland.api import new_game
+from rhineland.board.board import PlacedTile
 from rhineland.engine.entities import IPO, MARKET, Corporation, Holder
 from rhineland.engine.game import Game
 from rhineland.engine.rules_stock import StockRules
@@ -119,6 +120,17 @@ class _Holdings:
                 president = owner
         return cls(corp.spec, ipo, market, receivership, president,
                    tuple((o, percents[o], float(f)) for o, f in held.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class _BoardPart:
+    """The encoder's last board: its ``version``, the vector ``template`` with its
+    segments (zeros elsewhere), and the placed tiles and tokens it was made from."""
+
+    version: int
+    template: array[float]
+    tiles: dict[str, PlacedTile]
+    tokens: dict[tuple[str, int], tuple[str, ...]]
 
 
 def _values(game: Game, priced: list[tuple[_Holdings, int]]) -> dict[int, int]:
@@ -189,7 +201,6 @@ class ObservationEncoder:
         self._corp_index = {s: i for i, s in enumerate(self.corps)}
         self._minor_index = {s: i for i, s in enumerate(self.minors)}
         self._train_index = {t: i for i, t in enumerate(self.train_names)}
-        self._board_cache: tuple[int, array[float]] | None = None
         self._holdings: dict[tuple[str, tuple[Holder, ...]], _Holdings] = {}
         self.num_phases = max(len(d.phases) for d in datas)
         c, m, q, t, h = (len(self.corps), len(self.minors), len(self.privates),
@@ -228,6 +239,8 @@ class ObservationEncoder:
         self._at = at = dict(self._offset)
         self._round_at = {k: at["round"] + i for i, k in enumerate(ROUND_KINDS)}
         self._step_at: dict[str | None, int] = {k: at["step"] + i for i, k in enumerate(STEPS)}
+        self._color_col = {c: i for i, c in enumerate(COLORS)}
+        self._board = _BoardPart(0, array("f", bytes(4 * self.size)), {}, {})  # no board
         self._corp_rows = [(ci, sym, at["corporations"] + 13 * ci, at["corp_trains"] + t * ci)
                            for ci, sym in enumerate(self.corps)]
         self._minor_rows = [(mi, sym, at["minors"] + 5 * mi, at["minor_trains"] + t * mi)
@@ -247,33 +260,56 @@ class ObservationEncoder:
 
     def _template(self, game: Game) -> array[float]:
         """The vector with the board's segments (``hexes``, ``hex_tile`` and ``tokens``,
-        the last ones) filled and zeros before them, as an ``array("f")`` to copy:
-        computed once per board version (a version is renewed on every tile and token
-        change and unique across boards) and reused after that."""
+        the last ones) filled and zeros before them, as an ``array("f")`` to copy: kept
+        per board version (a version is renewed on every tile and token change and
+        unique across boards).  A new version's is the last one with the hexes whose
+        tile changed written again (a placed tile is immutable and replaced on a change:
+        compared by identity) and, when the tokens changed, the tokens segment."""
         board = game.board
-        cached = self._board_cache
-        if cached is not None and cached[0] == board.version:
-            return cached[1]
-        full = np.zeros(self.size, dtype=np.float32)
-        view = self.as_dict(full)
-        hexes, hex_tile, tokens = view["hexes"], view["hex_tile"], view["tokens"]
-        hex_index = self._hex_index
-        for hid, placed in board.tiles.items():
+        last = self._board
+        if last.version == board.version:
+            return last.template
+        template = array("f", last.template)
+        at, hex_index = self._at, self._hex_index
+        width = len(COLORS) + 2
+        hexes, hex_tile = at["hexes"], at["hex_tile"]
+        color_col, tile_index, ntiles = self._color_col, self._tile_index, len(self.tiles)
+        blank = array("f", bytes(4 * width))
+        old_tiles, tiles = last.tiles, board.tiles
+        kept = 0
+        for hid, placed in tiles.items():
+            old = old_tiles.get(hid)
+            if old is not None:
+                kept += 1
+                if old is placed:
+                    continue
             hi = hex_index[hid]
-            color = placed.tile.color
-            hexes[hi, COLORS.index(color) if color in COLORS else len(COLORS)] = 1
-            hexes[hi, -1] = placed.rotation / 5
-            hex_tile[hi] = self._tile_index.get(placed.tile.name, 0) / len(self.tiles)
-        nc = len(self.corps)
-        for (hid, _), syms in board.tokens.items():
-            hi = hex_index[hid]
-            for s in syms:
-                if s in self._corp_index:
-                    tokens[hi, self._corp_index[s]] += 1
-                elif s in self._minor_index:
-                    tokens[hi, nc + self._minor_index[s]] += 1
-        template = array("f", full.tobytes())
-        self._board_cache = (board.version, template)
+            k = hexes + hi * width
+            template[k:k + width] = blank
+            tile = placed.tile
+            template[k + color_col.get(tile.color, len(COLORS))] = 1
+            template[k + width - 1] = placed.rotation / 5
+            template[hex_tile + hi] = tile_index.get(tile.name, 0) / ntiles
+        if kept < len(old_tiles):  # hexes gone from the board: blank
+            for hid in old_tiles.keys() - tiles.keys():
+                hi = hex_index[hid]
+                k = hexes + hi * width
+                template[k:k + width] = blank
+                template[hex_tile + hi] = 0
+        tokens = board.tokens
+        if tokens != last.tokens:
+            start = at["tokens"]
+            template[start:] = array("f", bytes(4 * (self.size - start)))
+            nc, ncm = len(self.corps), len(self.corps) + len(self.minors)
+            corp_index, minor_index = self._corp_index, self._minor_index
+            for (hid, _), syms in tokens.items():
+                row = start + hex_index[hid] * ncm
+                for s in syms:
+                    if s in corp_index:
+                        template[row + corp_index[s]] += 1
+                    elif s in minor_index:
+                        template[row + nc + minor_index[s]] += 1
+        self._board = _BoardPart(board.version, template, dict(tiles), dict(tokens))
         return template
 
     def encode(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
