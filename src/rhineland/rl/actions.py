@@ -393,7 +393,10 @@ class ActionCodec:
             elif isinstance(c, AmountRange):
                 grid = BID_GRID if c.type == "bid" else PRICE_GRID
                 lo = c.min
-                base = self.code_of(game, c.at(lo), c)
+                first = c.action  # it holds the lowest amount (made anew if not)
+                if getattr(first, c.field) != lo:
+                    first = c.at(lo)
+                base = self.code_of(game, first, c)
                 self._add(by_code, codes, base, (c, lo))
                 singles.append(base)
                 levels = grid.levels_above(lo, c.max)
@@ -415,10 +418,12 @@ class ActionCodec:
                 code = self.code_of(game, c)
                 self._add(by_code, codes, code, c)
                 singles.append(code)
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[singles] = 1
+        flags = bytearray(self.size)  # the mask's bytes, then viewed as int8
+        for code in singles:
+            flags[code] = 1
         for span in spans:
-            mask[span.start:span.stop] = 1
+            flags[span.start:span.stop] = b"\x01" * len(span)
+        mask = np.frombuffer(flags, dtype=np.int8)
         return LegalCodes(game, codes, mask, by_code)
 
     def _add(self, by_code: dict[int, Any], codes: list[int], code: int, what: Any) -> None:
