@@ -428,11 +428,11 @@ class ObservationEncoder:
                 h[row + n + 2] = 1
         depot = at["depot"]
         discarded = st.discard_order
-        for t in st.trains:
-            if t.rusted:
-                continue
-            if t.owner is None:
-                h[depot + 2 * train_index[t.name]] += 1
-            elif t.owner == MARKET and discarded and t.id in discarded:
+        for t in st.trains:  # (most trains are held: the cheapest tests first)
+            owner = t.owner
+            if owner is None:
+                if not t.rusted:
+                    h[depot + 2 * train_index[t.name]] += 1
+            elif discarded and owner == MARKET and not t.rusted and t.id in discarded:
                 h[depot + 2 * train_index[t.name] + 1] += 1
         return np.frombuffer(h, dtype=np.float32)
