@@ -1,6 +1,7 @@
 """What the observation encoder keeps between calls never goes stale: the holdings of a
-corporation's certificates (kept per owners and spec), the board's segments (kept per
-board version) and the players' values read from the holdings.
+corporation's certificates (the last ones, kept while their owners and spec are the
+same), the board's segments (kept per board version, updated by the hexes and tokens
+that changed) and the players' values read from the holdings.
 
 Along real games an encoder used at every position encodes exactly as a new one, and a
 certificate moved (or a corporation with other certificates) shows at once."""

@@ -76,20 +76,20 @@ def _percent(pct: int, _memo: dict[int, np.float32] = {}) -> np.float32:  # noqa
 
 
 _OWNER = attrgetter("owner")
-_HOLDINGS_CAP = 4096
-"""Holdings the encoder keeps (it forgets them all when it has more)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Holdings:
-    """What a corporation's certificates tell, computed from their owners (a
-    certificate's percent and president flag are fixed by the corporation's ``spec``:
-    the certificates are made from ``spec.shares``): percent in the IPO and in the
+    """What a corporation's certificates tell, computed from their ``owners`` (in
+    certificate order; a certificate's percent and president flag are fixed by the
+    corporation's ``spec``: the certificates are made from ``spec.shares``): percent in
+    the IPO and in the
     market, receivership (the president's certificate in the market), the president's
     certificate's owner, and each other owner's percent and fraction (percent / 100 as
     float32, summed in certificate order), in the order of their first certificate."""
 
     spec: CorporationSpec
+    owners: list[Holder]
     ipo: int
     market: int
     receivership: bool
@@ -97,8 +97,8 @@ class _Holdings:
     held: tuple[tuple[Holder, int, float], ...]
 
     @classmethod
-    def of(cls, corp: Corporation) -> _Holdings:
-        """The holdings of ``corp`` now."""
+    def of(cls, corp: Corporation, owners: list[Holder]) -> _Holdings:
+        """The holdings of ``corp`` now (``owners``: its certificates' owners)."""
         ipo = market = 0
         receivership = False
         president: Holder | None = None
@@ -118,7 +118,7 @@ class _Holdings:
                 percents[owner] = percents.get(owner, 0) + cert.percent
             if cert.president:
                 president = owner
-        return cls(corp.spec, ipo, market, receivership, president,
+        return cls(corp.spec, owners, ipo, market, receivership, president,
                    tuple((o, percents[o], float(f)) for o, f in held.items()))
 
 
@@ -176,8 +176,8 @@ class ObservationEncoder:
     (see the module docstring for the layout).  ``size`` is the vector's length.
 
     :meth:`encode` returns a new vector each call; the encoder keeps the last board's
-    segments (:meth:`_template`) and the holdings of the corporations' certificates it
-    met (:class:`_Holdings`, up to ``_HOLDINGS_CAP``).
+    segments (:meth:`_template`) and the last holdings of each corporation's
+    certificates (:class:`_Holdings`).
 
     Raises ``GameError`` / ``ExportError`` for an unknown title or player count."""
 
@@ -201,7 +201,7 @@ class ObservationEncoder:
         self._corp_index = {s: i for i, s in enumerate(self.corps)}
         self._minor_index = {s: i for i, s in enumerate(self.minors)}
         self._train_index = {t: i for i, t in enumerate(self.train_names)}
-        self._holdings: dict[tuple[str, tuple[Holder, ...]], _Holdings] = {}
+        self._holdings: dict[str, _Holdings] = {}  # the last of each corporation
         self.num_phases = max(len(d.phases) for d in datas)
         c, m, q, t, h = (len(self.corps), len(self.minors), len(self.privates),
                          len(self.train_names), len(self.hexes))
@@ -319,8 +319,8 @@ class ObservationEncoder:
         The vector is written element by element into a copy of :meth:`_template` (an
         ``array("f")``: a C float each, the same float32 rounding as numpy's) and
         returned as a numpy view of it.  A corporation's certificates are read through
-        their holdings (:class:`_Holdings`, kept per owners), which also give the
-        players' values (:meth:`_values`)."""
+        their holdings (:class:`_Holdings`, the last ones kept while the owners and spec
+        are the same), which also give the players' values (:func:`_values`)."""
         n = self.num_players
         if not 0 <= seat < n:
             raise IndexError(f"seat {seat} out of range 0..{n - 1}")
@@ -358,13 +358,10 @@ class ObservationEncoder:
             corp = corporations.get(sym)
             if corp is None:
                 continue
-            key = (sym, tuple(map(owner_of, corp.certificates)))
-            held = holdings.get(key)
-            if held is None or held.spec is not corp.spec:
-                held = holdings[key] = _Holdings.of(corp)
-                if len(holdings) > _HOLDINGS_CAP:
-                    holdings.clear()
-                    holdings[key] = held
+            owners = list(map(owner_of, corp.certificates))
+            held = holdings.get(sym)
+            if held is None or held.owners != owners or held.spec is not corp.spec:
+                held = holdings[sym] = _Holdings.of(corp, owners)
             for owner, _, frac in held.held:
                 if owner in rel:
                     h[shares + rel[owner] * nc + ci] = frac  # type: ignore[index]
@@ -429,10 +426,10 @@ class ObservationEncoder:
         depot = at["depot"]
         discarded = st.discard_order
         for t in st.trains:  # (most trains are held: the cheapest tests first)
-            owner = t.owner
-            if owner is None:
+            held_by = t.owner
+            if held_by is None:
                 if not t.rusted:
                     h[depot + 2 * train_index[t.name]] += 1
-            elif discarded and owner == MARKET and not t.rusted and t.id in discarded:
+            elif discarded and held_by == MARKET and not t.rusted and t.id in discarded:
                 h[depot + 2 * train_index[t.name] + 1] += 1
         return np.frombuffer(h, dtype=np.float32)
