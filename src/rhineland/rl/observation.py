@@ -83,10 +83,10 @@ class _Holdings:
     """What a corporation's certificates tell, computed from their ``owners`` (in
     certificate order; a certificate's percent and president flag are fixed by the
     corporation's ``spec``: the certificates are made from ``spec.shares``): percent in
-    the IPO and in the
-    market, receivership (the president's certificate in the market), the president's
-    certificate's owner, and each other owner's percent and fraction (percent / 100 as
-    float32, summed in certificate order), in the order of their first certificate."""
+    the IPO and in the market, receivership (the president's certificate in the
+    market), the president's certificate's owner, and each other owner's percent and
+    fraction (percent / 100 as float32, summed in certificate order), in the order of
+    their first certificate."""
 
     spec: CorporationSpec
     owners: list[Holder]
@@ -133,15 +133,16 @@ class _BoardPart:
     tokens: dict[tuple[str, int], tuple[str, ...]]
 
 
-def _values(game: Game, priced: list[tuple[_Holdings, int]]) -> dict[int, int]:
+def _values(game: Game, priced: list[tuple[_Holdings, int]], every: bool) -> dict[int, int]:
     """Each player's value (M) by player id, as ``game.player_values()`` gives it, from
     the holdings of the corporations whose certificates count (``priced``: holdings and
-    share price of each corporation with a share price, not closed): cash, plus per
-    corporation price * percent held // 10, plus the title's ``value_extra``
+    share price of each corporation with a share price, not closed; ``every``: whether
+    every corporation of the game was looked at): cash, plus per corporation price *
+    percent held // 10, plus the title's ``value_extra``
     (:meth:`~rhineland.engine.rules_stock.StockRules.player_values`).  A title with its
-    own ``player_values`` is asked instead."""
+    own ``player_values`` (or ``every`` false) is asked instead."""
     title = game.title
-    if type(title).player_values is not StockRules.player_values:
+    if not every or type(title).player_values is not StockRules.player_values:
         return game.player_values()
     players = game.state.players
     totals = {p.id: p.cash for p in players}
@@ -354,10 +355,12 @@ class ObservationEncoder:
         shares, pres_at = at["shares"], at["president"]
         corporations = game.corporations
         priced: list[tuple[_Holdings, int]] = []  # (holdings, share price) of valued ones
+        seen = 0  # corporations of the game looked at
         for ci, sym, row, trains_row in self._corp_rows:
             corp = corporations.get(sym)
             if corp is None:
                 continue
+            seen += 1
             owners = list(map(owner_of, corp.certificates))
             held = holdings.get(sym)
             if held is None or held.owners != owners or held.spec is not corp.spec:
@@ -371,10 +374,10 @@ class ObservationEncoder:
             sp, par = corp.share_price, corp.par_price
             if sp is not None and not corp.closed:
                 priced.append((held, sp.price))
-            if par:
+            if par is not None:
                 h[row] = 1
                 h[row + 7] = par.price / 100
-            if sp:
+            if sp is not None:
                 h[row + 6] = sp.price / 100
             h[row + 1] = corp.floated
             h[row + 2] = corp.closed
@@ -388,7 +391,7 @@ class ObservationEncoder:
             h[row + 12] = corp.operated
             for t in corp.trains:
                 h[trains_row + train_index[t.name]] += 1
-        values = _values(game, priced)
+        values = _values(game, priced, seen == len(corporations))
         base = at["players"]
         for p in players:
             k = base + 4 * rel[p.id]
