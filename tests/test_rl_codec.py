@@ -189,3 +189,25 @@ def test_observation_follows_the_real_game() -> None:
             price = corp.share_price.price / 100 if corp.share_price else 0.0
             assert view["corporations"][ci, 6] == pytest.approx(price)
     assert enc.encode_dict(game, 0)["globals"][2] == 1  # the game is over
+
+
+
+def test_two_legal_actions_with_one_code_are_refused() -> None:
+    """18Rhl's first decision lists bid ranges (5 M grid, one code per price level): a
+    range listed twice, or with its lowest bid listed on its own as well (a fixed amount
+    is price level 0), shares level 0's code, and the codec refuses the list naming the
+    code; listed once, every level above the lowest decodes to its bid."""
+    game = new_game("18Rhl", ["a", "b", "c", "d"], seed=3)
+    c = codec("18Rhl", 4)
+    rng = next(r for r in game.legal_actions()
+               if isinstance(r, AmountRange) and r.max >= r.min + 2 * BID_GRID.unit)
+    base = c.code_of(game, rng.at(rng.min), rng)
+    legal = c.legal(game)
+    above = [(k, k * BID_GRID.unit) for k in BID_GRID.levels_above(rng.min, rng.max)]
+    assert len(above) >= 2
+    assert all(legal.action(base + k) == rng.at(price) for k, price in above)
+    for listed in ([rng, rng], [rng.at(rng.min), rng], [rng, rng.at(rng.min)]):
+        game.legal_actions = (  # type: ignore[method-assign]
+            lambda expand=False, listed=listed: list(listed))
+        with pytest.raises(CodecError, match=f"two legal actions share code {base} "):
+            c.legal(game)

@@ -124,9 +124,13 @@ class PriceGrid:
         """(level, amount in M) offered for a range ``lo..hi``: ``(0, lo)`` then each
         multiple of ``unit`` in ``(lo, min(hi, cap)]``."""
         yield 0, lo
-        first = lo // self.unit + 1
-        for k in range(max(first, 1), min(hi, self.cap) // self.unit + 1):
+        for k in self.levels_above(lo, hi):
             yield k, k * self.unit
+
+    def levels_above(self, lo: int, hi: int) -> range:
+        """The levels offered above level 0 for a range ``lo..hi`` (consecutive): those of
+        the multiples of ``unit`` in ``(lo, min(hi, cap)]``."""
+        return range(max(lo // self.unit + 1, 1), min(hi, self.cap) // self.unit + 1)
 
 
 BID_GRID = PriceGrid(5, 600)
@@ -141,6 +145,20 @@ class CodecError(Exception):
     code table of :class:`ActionCodec`)."""
 
 
+@dataclass(slots=True)
+class Levels:
+    """The grid amounts of a range above its lowest, in a levelled block: the code
+    ``base + k`` is price level ``k``, the amount ``k * unit`` M (:meth:`at`)."""
+
+    range: AmountRange
+    base: int
+    unit: int
+
+    def at(self, code: int) -> Action:
+        """The range's action at ``code``'s amount."""
+        return self.range.at((code - self.base) * self.unit)
+
+
 @dataclass
 class LegalCodes:
     """The legal actions at one position with their codes.
@@ -149,12 +167,13 @@ class LegalCodes:
     ``(size,)`` int8 array, 1 exactly at those codes.  :meth:`action` gives the action
     of a code (a run's best routes are searched on first use, a price level's action is
     made on first use).  ``by_code`` maps each legal code to its action, its route
-    choice, or ``(range, amount)`` for an amount of a range (:meth:`action` makes it)."""
+    choice, ``(range, amount)`` for an amount of a range, or the :class:`Levels` of a
+    range's grid amounts above its lowest (:meth:`action` makes those actions)."""
 
     game: Game
     codes: list[int]
     mask: npt.NDArray[np.int8]
-    by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int]]
+    by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int] | Levels]
     _routes: dict[int, Action] = field(default_factory=dict)
 
     def action(self, code: int) -> Action:
@@ -165,17 +184,24 @@ class LegalCodes:
             if code not in self._routes:
                 self._routes[code] = got.best(self.game)
             return self._routes[code]
-        if isinstance(got, tuple):
-            return got[0].at(got[1])
-        return got
+        return _made(code, got)
 
     def choice(self, code: int) -> Action | RouteChoice:
         """The legal action of ``code``, a run as its route choice (no search)."""
         got = self.by_code[code]
-        return got[0].at(got[1]) if isinstance(got, tuple) else got
+        return got if isinstance(got, RouteChoice) else _made(code, got)
 
     def __contains__(self, code: object) -> bool:
         return code in self.by_code
+
+
+def _made(code: int, got: Action | tuple[AmountRange, int] | Levels) -> Action:
+    """``by_code``'s entry ``got`` of ``code`` (not a route choice) as its action."""
+    if isinstance(got, tuple):
+        return got[0].at(got[1])
+    if isinstance(got, Levels):
+        return got.at(code)
+    return got
 
 
 def _level_key(grid: PriceGrid, rng: AmountRange | None, price: int) -> int:
@@ -272,6 +298,11 @@ class ActionCodec:
         """The code of ``action`` at ``game``'s position (``rng``: the amount range it
         comes from, whose lowest amount is price level 0).  Raises :class:`CodecError`
         when the table has no slot for it."""
+        # the most listed kinds first (no kind subclasses another)
+        if type(action) is LayTile:
+            return self._tile_code(action)
+        if type(action) is BuyTrain:
+            return self._train_code(game, action, rng)
         if isinstance(action, Pass):
             return self._code("pass", ())
         if isinstance(action, Bankrupt):
@@ -299,11 +330,7 @@ class ActionCodec:
                 seller = ("seat", [p.id for p in game.players].index(seller))
             return self._code("buy_shares", (kind, corp, seller, action.percent, president))
         if isinstance(action, LayTile):
-            name = action.tile.rpartition("-")[0] or action.tile
-            if action.entity_type == "company":
-                return self._code("lay_tile_private",
-                                  (action.entity, action.hex, name, action.rotation % 6))
-            return self._code("lay_tile", (action.hex, name, action.rotation % 6))
+            return self._tile_code(action)
         if isinstance(action, PlaceToken):
             return self._code("place_token", _token_spot(game, action))
         if isinstance(action, BuyTrain):
@@ -320,6 +347,13 @@ class ActionCodec:
         if isinstance(action, Assign):
             return self._code("assign", action.target)
         raise CodecError(f"no code for a {action.type} action")
+
+    def _tile_code(self, action: LayTile) -> int:
+        name = action.tile.rpartition("-")[0] or action.tile
+        if action.entity_type == "company":
+            return self._code("lay_tile_private",
+                              (action.entity, action.hex, name, action.rotation % 6))
+        return self._code("lay_tile", (action.hex, name, action.rotation % 6))
 
     def _train_code(self, game: Game, action: BuyTrain, rng: AmountRange | None) -> int:
         train = game.train(action.train)
@@ -347,38 +381,55 @@ class ActionCodec:
         lowest one's (the price level is the innermost part of those blocks' slots, and
         nothing else in the slot depends on the amount): their codes are counted, not
         looked up, and their actions made only when asked (:meth:`LegalCodes.action`)."""
-        by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int]] = {}
+        by_code: dict[int, Action | RouteChoice | tuple[AmountRange, int] | Levels] = {}
         codes: list[int] = []
+        singles: list[int] = []  # the other codes (set in the mask by index)
+        spans: list[range] = []  # the levelled codes (set in the mask by slices)
         for c in game.legal_actions():
             if isinstance(c, RouteChoice):
-                self._add(by_code, codes, self._code("run_routes", ()), c)
+                code = self._code("run_routes", ())
+                self._add(by_code, codes, code, c)
+                singles.append(code)
             elif isinstance(c, AmountRange):
                 grid = BID_GRID if c.type == "bid" else PRICE_GRID
-                amounts = grid.amounts(c.min, c.max)
-                _, lo = next(amounts)
-                base = self.code_of(game, c.at(lo), c)
+                lo = c.min
+                first = c.action  # it holds the lowest amount (made anew if not)
+                if getattr(first, c.field) != lo:
+                    first = c.at(lo)
+                base = self.code_of(game, first, c)
                 self._add(by_code, codes, base, (c, lo))
+                singles.append(base)
+                levels = grid.levels_above(lo, c.max)
                 if self._slots[base][0] in _LEVELLED:
-                    for k, amount in amounts:
-                        code = base + k
-                        if code in by_code:  # a clash: _add raises
-                            self._add(by_code, codes, code, (c, amount))
-                        by_code[code] = (c, amount)
-                        codes.append(code)
+                    span = range(base + levels.start, base + levels.stop)
+                    if not by_code.keys().isdisjoint(span):
+                        for code in span:  # the first clash: _add raises
+                            self._add(by_code, codes, code, (c, (code - base) * grid.unit))
+                    by_code.update(dict.fromkeys(span, Levels(c, base, grid.unit)))
+                    codes.extend(span)
+                    spans.append(span)
                 else:  # looked up one by one
-                    for _, amount in amounts:
-                        self._add(by_code, codes, self.code_of(game, c.at(amount), c),
-                                  (c, amount))
+                    for k in levels:
+                        amount = k * grid.unit
+                        code = self.code_of(game, c.at(amount), c)
+                        self._add(by_code, codes, code, (c, amount))
+                        singles.append(code)
             else:
-                self._add(by_code, codes, self.code_of(game, c), c)
-        mask = np.zeros(self.size, dtype=np.int8)
-        mask[codes] = 1
+                code = self.code_of(game, c)
+                self._add(by_code, codes, code, c)
+                singles.append(code)
+        flags = bytearray(self.size)  # the mask's bytes, then viewed as int8
+        for code in singles:
+            flags[code] = 1
+        for span in spans:
+            flags[span.start:span.stop] = b"\x01" * len(span)
+        mask = np.frombuffer(flags, dtype=np.int8)
         return LegalCodes(game, codes, mask, by_code)
 
     def _add(self, by_code: dict[int, Any], codes: list[int], code: int, what: Any) -> None:
         if code in by_code:
             def show(x: Any) -> Any:
-                return x[0].at(x[1]) if isinstance(x, tuple) else x
+                return x if isinstance(x, RouteChoice) else _made(code, x)
             raise CodecError(f"two legal actions share code {code} "
                              f"{self.describe(code)}: {show(by_code[code])!r} and "
                              f"{show(what)!r}")

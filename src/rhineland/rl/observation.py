@@ -45,15 +45,20 @@ segment            shape         contents
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
 
 from rhineland.api import new_game
-from rhineland.engine.entities import IPO, MARKET
+from rhineland.board.board import PlacedTile
+from rhineland.engine.entities import IPO, MARKET, Corporation, Holder
 from rhineland.engine.game import Game
+from rhineland.engine.rules_stock import StockRules
+from rhineland.engine.titledata import CorporationSpec
 from rhineland.rl.actions import title_variants
 
 ROUND_KINDS = ("Auction", "Draft", "Stock", "Operating", "Merger")
@@ -70,7 +75,84 @@ def _percent(pct: int, _memo: dict[int, np.float32] = {}) -> np.float32:  # noqa
     return got
 
 
-_PERCENT = _percent
+_OWNER = attrgetter("owner")
+
+
+@dataclass(frozen=True, slots=True)
+class _Holdings:
+    """What a corporation's certificates tell, computed from their ``owners`` (in
+    certificate order; a certificate's percent and president flag are fixed by the
+    corporation's ``spec``: the certificates are made from ``spec.shares``): percent in
+    the IPO and in the market, receivership (the president's certificate in the
+    market), the president's certificate's owner, and each other owner's percent and
+    fraction (percent / 100 as float32, summed in certificate order), in the order of
+    their first certificate."""
+
+    spec: CorporationSpec
+    owners: list[Holder]
+    ipo: int
+    market: int
+    receivership: bool
+    president: Holder | None
+    held: tuple[tuple[Holder, int, float], ...]
+
+    @classmethod
+    def of(cls, corp: Corporation, owners: list[Holder]) -> _Holdings:
+        """The holdings of ``corp`` now (``owners``: its certificates' owners)."""
+        ipo = market = 0
+        receivership = False
+        president: Holder | None = None
+        held: dict[Holder, np.float32] = {}
+        percents: dict[Holder, int] = {}
+        for cert in corp.certificates:
+            owner = cert.owner
+            if owner == IPO:
+                ipo += cert.percent
+            elif owner == MARKET:
+                market += cert.percent
+                receivership = receivership or cert.president
+            else:
+                got = held.get(owner)
+                frac = _percent(cert.percent)
+                held[owner] = frac if got is None else got + frac
+                percents[owner] = percents.get(owner, 0) + cert.percent
+            if cert.president:
+                president = owner
+        return cls(corp.spec, owners, ipo, market, receivership, president,
+                   tuple((o, percents[o], float(f)) for o, f in held.items()))
+
+
+@dataclass(frozen=True, slots=True)
+class _BoardPart:
+    """The encoder's last board: its ``version``, the vector ``template`` with its
+    segments (zeros elsewhere), and the placed tiles and tokens it was made from."""
+
+    version: int
+    template: array[float]
+    tiles: dict[str, PlacedTile]
+    tokens: dict[tuple[str, int], tuple[str, ...]]
+
+
+def _values(game: Game, priced: list[tuple[_Holdings, int]], every: bool) -> dict[int, int]:
+    """Each player's value (M) by player id, as ``game.player_values()`` gives it, from
+    the holdings of the corporations whose certificates count (``priced``: holdings and
+    share price of each corporation with a share price, not closed; ``every``: whether
+    every corporation of the game was looked at): cash, plus per corporation price *
+    percent held // 10, plus the title's ``value_extra``
+    (:meth:`~rhineland.engine.rules_stock.StockRules.player_values`).  A title with its
+    own ``player_values`` (or ``every`` false) is asked instead."""
+    title = game.title
+    if not every or type(title).player_values is not StockRules.player_values:
+        return game.player_values()
+    players = game.state.players
+    totals = {p.id: p.cash for p in players}
+    for held, price in priced:
+        for owner, pct, _ in held.held:
+            if owner in totals:
+                totals[owner] += price * pct // 10  # type: ignore[index]
+    for p in players:
+        totals[p.id] += title.value_extra(game, p)
+    return totals
 
 
 @dataclass(frozen=True)
@@ -94,7 +176,9 @@ class ObservationEncoder:
     """Encodes a game of ``title`` with ``num_players`` players as seen from one seat
     (see the module docstring for the layout).  ``size`` is the vector's length.
 
-    One encoder serves one thread at a time (it fills one work vector, then copies it).
+    :meth:`encode` returns a new vector each call; the encoder keeps the last board's
+    segments (:meth:`_template`) and the last holdings of each corporation's
+    certificates (:class:`_Holdings`).
 
     Raises ``GameError`` / ``ExportError`` for an unknown title or player count."""
 
@@ -118,8 +202,7 @@ class ObservationEncoder:
         self._corp_index = {s: i for i, s in enumerate(self.corps)}
         self._minor_index = {s: i for i, s in enumerate(self.minors)}
         self._train_index = {t: i for i, t in enumerate(self.train_names)}
-        self._board_cache: tuple[int, npt.NDArray[np.float32], npt.NDArray[np.float32],
-                                 npt.NDArray[np.float32]] | None = None
+        self._holdings: dict[str, _Holdings] = {}  # the last of each corporation
         self.num_phases = max(len(d.phases) for d in datas)
         c, m, q, t, h = (len(self.corps), len(self.minors), len(self.privates),
                          len(self.train_names), len(self.hexes))
@@ -151,170 +234,205 @@ class ObservationEncoder:
             self.layout.append(seg)
             offset += seg.size
         self.size = offset
-        self._names = [s.name for s in self.layout]
         self._offset = {s.name: s.offset for s in self.layout}
-        self._work = np.zeros(self.size, dtype=np.float32)
-        self._work_views = dict(zip(self._names, self._views(self._work), strict=True))
+        # flat indices for encode(): each segment's first one, the rows of each company
+        # (its row in the segment, its trains' row) and of each private company
+        self._at = at = dict(self._offset)
+        self._round_at = {k: at["round"] + i for i, k in enumerate(ROUND_KINDS)}
+        self._step_at: dict[str | None, int] = {k: at["step"] + i for i, k in enumerate(STEPS)}
+        self._color_col = {c: i for i, c in enumerate(COLORS)}
+        self._board = _BoardPart(0, array("f", bytes(4 * self.size)), {}, {})  # no board
+        self._corp_rows = [(ci, sym, at["corporations"] + 13 * ci, at["corp_trains"] + t * ci)
+                           for ci, sym in enumerate(self.corps)]
+        self._minor_rows = [(mi, sym, at["minors"] + 5 * mi, at["minor_trains"] + t * mi)
+                            for mi, sym in enumerate(self.minors)]
+        self._private_rows = [(sym, at["privates"] + (n + 3) * qi)
+                              for qi, sym in enumerate(self.privates)]
+        self._company_syms = frozenset(self.corps) | frozenset(self.minors)
 
     # -- views ---------------------------------------------------------------------------
     def as_dict(self, flat: npt.NDArray[np.float32]) -> dict[str, npt.NDArray[np.float32]]:
         """The dict view of a flat vector: each segment's name -> a reshaped view (no copy)."""
         return {s.name: flat[s.offset:s.offset + s.size].reshape(s.shape) for s in self.layout}
 
-    def _views(self, flat: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float32]]:
-        return [flat[s.offset:s.offset + s.size].reshape(s.shape) for s in self.layout]
-
     def encode_dict(self, game: Game, seat: int) -> dict[str, npt.NDArray[np.float32]]:
         """:meth:`encode` as its dict view."""
         return self.as_dict(self.encode(game, seat))
 
-    def _board_part(self, game: Game, v: dict[str, npt.NDArray[np.float32]]) -> None:
-        """Fill the ``hexes``, ``hex_tile`` and ``tokens`` segments from the board: computed
-        once per board version (a version is renewed on every tile and token change and
-        unique across boards) and copied after that."""
+    def _template(self, game: Game) -> array[float]:
+        """The vector with the board's segments (``hexes``, ``hex_tile`` and ``tokens``,
+        the last ones) filled and zeros before them, as an ``array("f")`` to copy: kept
+        per board version (a version is renewed on every tile and token change and
+        unique across boards).  A new version's is the last one with the hexes whose
+        tile changed written again (a placed tile is immutable and replaced on a change:
+        compared by identity) and, when the tokens changed, the tokens segment."""
         board = game.board
-        cached = self._board_cache
-        if cached is None or cached[0] != board.version:
-            hexes = np.zeros_like(v["hexes"])
-            hex_tile = np.zeros_like(v["hex_tile"])
-            tokens = np.zeros_like(v["tokens"])
-            hex_index = self._hex_index
-            for hid, placed in board.tiles.items():
+        last = self._board
+        if last.version == board.version:
+            return last.template
+        template = array("f", last.template)
+        at, hex_index = self._at, self._hex_index
+        width = len(COLORS) + 2
+        hexes, hex_tile = at["hexes"], at["hex_tile"]
+        color_col, tile_index, ntiles = self._color_col, self._tile_index, len(self.tiles)
+        blank = array("f", bytes(4 * width))
+        old_tiles, tiles = last.tiles, board.tiles
+        kept = 0
+        for hid, placed in tiles.items():
+            old = old_tiles.get(hid)
+            if old is not None:
+                kept += 1
+                if old is placed:
+                    continue
+            hi = hex_index[hid]
+            k = hexes + hi * width
+            template[k:k + width] = blank
+            tile = placed.tile
+            template[k + color_col.get(tile.color, len(COLORS))] = 1
+            template[k + width - 1] = placed.rotation / 5
+            template[hex_tile + hi] = tile_index.get(tile.name, 0) / ntiles
+        if kept < len(old_tiles):  # hexes gone from the board: blank
+            for hid in old_tiles.keys() - tiles.keys():
                 hi = hex_index[hid]
-                color = placed.tile.color
-                hexes[hi, COLORS.index(color) if color in COLORS else len(COLORS)] = 1
-                hexes[hi, -1] = placed.rotation / 5
-                hex_tile[hi] = self._tile_index.get(placed.tile.name, 0) / len(self.tiles)
-            nc = len(self.corps)
-            for (hid, _), syms in board.tokens.items():
-                hi = hex_index[hid]
+                k = hexes + hi * width
+                template[k:k + width] = blank
+                template[hex_tile + hi] = 0
+        tokens = board.tokens
+        if tokens != last.tokens:
+            start = at["tokens"]
+            template[start:] = array("f", bytes(4 * (self.size - start)))
+            nc, ncm = len(self.corps), len(self.corps) + len(self.minors)
+            corp_index, minor_index = self._corp_index, self._minor_index
+            for (hid, _), syms in tokens.items():
+                row = start + hex_index[hid] * ncm
                 for s in syms:
-                    if s in self._corp_index:
-                        tokens[hi, self._corp_index[s]] += 1
-                    elif s in self._minor_index:
-                        tokens[hi, nc + self._minor_index[s]] += 1
-            cached = self._board_cache = (board.version, hexes, hex_tile, tokens)
-        v["hexes"][...] = cached[1]
-        v["hex_tile"][...] = cached[2]
-        v["tokens"][...] = cached[3]
+                    if s in corp_index:
+                        template[row + corp_index[s]] += 1
+                    elif s in minor_index:
+                        template[row + nc + minor_index[s]] += 1
+        self._board = _BoardPart(board.version, template, dict(tiles), dict(tokens))
+        return template
 
     def encode(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
         """The ``(size,)`` float32 vector of ``game`` seen from ``seat`` (0-based seat
-        index of the observer).  Raises ``IndexError`` for a seat out of range."""
+        index of the observer).  Raises ``IndexError`` for a seat out of range.
+
+        The vector is written element by element into a copy of :meth:`_template` (an
+        ``array("f")``: a C float each, the same float32 rounding as numpy's) and
+        returned as a numpy view of it.  A corporation's certificates are read through
+        their holdings (:class:`_Holdings`, the last ones kept while the owners and spec
+        are the same), which also give the players' values (:func:`_values`)."""
         n = self.num_players
         if not 0 <= seat < n:
             raise IndexError(f"seat {seat} out of range 0..{n - 1}")
-        flat = self._work  # filled here, returned as a copy (its views made once)
-        flat.fill(0)
-        v = self._work_views
+        at = self._at
+        h = array("f", self._template(game))
         st = game.state
-        ids = [p.id for p in st.players]
-        rel = {pid: (i - seat) % n for i, pid in enumerate(ids)}
+        players = st.players
+        rel = {p.id: (i - seat) % n for i, p in enumerate(players)}
         rnd = st.round
         current = None
         if rnd is not None:
-            kind = rnd.kind
-            v["round"][ROUND_KINDS.index(kind) if kind in ROUND_KINDS else -1] = 1
+            h[self._round_at.get(rnd.kind, at["step"] - 1)] = 1
             if not st.finished:
-                step = rnd.step_name(game)
-                v["step"][STEPS.index(step) if step in STEPS else -1] = 1
+                h[self._step_at.get(rnd.step_name(game), at["phase"] - 1)] = 1
                 current = rnd.current_entity(game)
-        v["phase"][min(st.phase, self.num_phases - 1)] = 1
-        g = v["globals"]
-        g[0] = st.bank.cash / 1000
-        g[1] = st.or_count
-        g[2] = float(st.finished)
-        g[3] = float(st.bank.broken)
-        if not game.is_terminal:
+        h[at["phase"] + min(st.phase, self.num_phases - 1)] = 1
+        g = at["globals"]
+        bank = st.bank
+        h[g] = bank.cash / 1000
+        h[g + 1] = st.or_count
+        h[g + 2] = st.finished
+        h[g + 3] = bank.broken
+        if not st.finished:
             for pid in game.acting_entities()[:1]:
-                v["acting"][rel[pid]] = 1
-            v["priority"][rel[game.title.trace_priority(game).id]] = 1
-        players = v["players"]
-        values = game.player_values()
-        # counts and percentages summed per flat index (shares as float32, in certificate
-        # order, as adding into the vector sums them), written once at the end
-        adds: dict[int, float | np.float32] = {}
-        off = self._offset
-        nc = len(self.corps)
-        train_index = self._train_index
-        percent = _PERCENT
-        for p in st.players:
-            r = rel[p.id]
-            players[r] = (p.cash / 1000, values[p.id] / 1000, float(p.bankrupt),
-                          len(p.companies))
+                h[at["acting"] + rel[pid]] = 1
+            h[at["priority"] + rel[game.title.trace_priority(game).id]] = 1
         cur_sym = getattr(current, "sym", None)
-        nt = len(self.train_names)
-        corporations, minors, privates = game.corporations, game.minors, game.privates
-        corp_rows, presidents = v["corporations"], v["president"]
-        for ci, sym in enumerate(self.corps):
+        train_index = self._train_index
+        holdings, owner_of = self._holdings, _OWNER
+        nc = len(self.corps)
+        shares, pres_at = at["shares"], at["president"]
+        corporations = game.corporations
+        priced: list[tuple[_Holdings, int]] = []  # (holdings, share price) of valued ones
+        seen = 0  # corporations of the game looked at
+        for ci, sym, row, trains_row in self._corp_rows:
             corp = corporations.get(sym)
             if corp is None:
                 continue
-            ipo = market = 0
-            pres: object = None
-            receivership = False
-            for cert in corp.certificates:
-                owner = cert.owner
-                if owner == IPO:
-                    ipo += cert.percent
-                elif owner == MARKET:
-                    market += cert.percent
-                    receivership = receivership or cert.president
-                elif owner in rel:
-                    k = off["shares"] + rel[owner] * nc + ci  # type: ignore[index]
-                    got = adds.get(k)
-                    frac = percent(cert.percent)
-                    adds[k] = frac if got is None else got + frac
-                if cert.president:
-                    pres = owner
-            sp, par = corp.share_price, corp.par_price
-            corp_rows[ci] = (
-                float(par is not None), float(corp.floated), float(corp.closed),
-                float(receivership), float(cur_sym == sym), corp.cash / 1000,
-                sp.price / 100 if sp else 0.0, par.price / 100 if par else 0.0,
-                ipo / 100, market / 100, corp.tokens_left, len(corp.trains),
-                float(corp.operated))
+            seen += 1
+            owners = list(map(owner_of, corp.certificates))
+            held = holdings.get(sym)
+            if held is None or held.owners != owners or held.spec is not corp.spec:
+                held = holdings[sym] = _Holdings.of(corp, owners)
+            for owner, _, frac in held.held:
+                if owner in rel:
+                    h[shares + rel[owner] * nc + ci] = frac  # type: ignore[index]
+            pres = held.president
             if isinstance(pres, int) and pres in rel:
-                presidents[ci, rel[pres]] = 1
-            row = off["corp_trains"] + ci * nt
+                h[pres_at + ci * n + rel[pres]] = 1
+            sp, par = corp.share_price, corp.par_price
+            if sp is not None and not corp.closed:
+                priced.append((held, sp.price))
+            if par is not None:
+                h[row] = 1
+                h[row + 7] = par.price / 100
+            if sp is not None:
+                h[row + 6] = sp.price / 100
+            h[row + 1] = corp.floated
+            h[row + 2] = corp.closed
+            h[row + 3] = held.receivership
+            h[row + 4] = cur_sym == sym
+            h[row + 5] = corp.cash / 1000
+            h[row + 8] = held.ipo / 100
+            h[row + 9] = held.market / 100
+            h[row + 10] = corp.tokens_left
+            h[row + 11] = len(corp.trains)
+            h[row + 12] = corp.operated
             for t in corp.trains:
-                k = row + train_index[t.name]
-                adds[k] = adds.get(k, 0) + 1
-        for mi, sym in enumerate(self.minors):
+                h[trains_row + train_index[t.name]] += 1
+        values = _values(game, priced, seen == len(corporations))
+        base = at["players"]
+        for p in players:
+            k = base + 4 * rel[p.id]
+            h[k] = p.cash / 1000
+            h[k + 1] = values[p.id] / 1000
+            h[k + 2] = p.bankrupt
+            h[k + 3] = len(p.companies)
+        minors = game.minors
+        owner_at = at["minor_owner"]
+        for mi, sym, row, trains_row in self._minor_rows:
             minor = minors.get(sym)
             if minor is None:
                 continue
-            v["minors"][mi] = (float(minor.owner is not None), float(minor.floated),
-                               float(minor.closed), float(cur_sym == sym), minor.cash / 1000)
+            h[row] = minor.owner is not None
+            h[row + 1] = minor.floated
+            h[row + 2] = minor.closed
+            h[row + 3] = cur_sym == sym
+            h[row + 4] = minor.cash / 1000
             if minor.owner in rel:
-                v["minor_owner"][mi, rel[minor.owner]] = 1
-            row = off["minor_trains"] + mi * nt
+                h[owner_at + mi * n + rel[minor.owner]] = 1
             for t in minor.trains:
-                k = row + train_index[t.name]
-                adds[k] = adds.get(k, 0) + 1
-        private_rows = v["privates"]
-        for qi, sym in enumerate(self.privates):
+                h[trains_row + train_index[t.name]] += 1
+        privates, companies = game.privates, self._company_syms
+        for sym, row in self._private_rows:
             priv = privates.get(sym)
             if priv is None:
                 continue
             holder = priv.owner
-            if isinstance(holder, int) and holder in rel:
-                private_rows[qi, rel[holder]] = 1
-            elif isinstance(holder, str) and (holder in self._corp_index
-                                              or holder in self._minor_index):
-                private_rows[qi, n] = 1
+            if isinstance(holder, int):
+                h[row + rel.get(holder, n + 1)] = 1
             else:
-                private_rows[qi, n + 1] = 1
-            if priv.closed:  # (zero otherwise, as filled)
-                private_rows[qi, n + 2] = 1
-        depot = off["depot"]
-        for t in game.depot_trains():
-            k = depot + train_index[t.name] * 2
-            adds[k] = adds.get(k, 0) + 1
-        for t in game.discarded_trains():
-            k = depot + train_index[t.name] * 2 + 1
-            adds[k] = adds.get(k, 0) + 1
-        if adds:
-            flat[list(adds)] = list(adds.values())
-        self._board_part(game, v)
-        return flat.copy()
+                h[row + (n if holder in companies else n + 1)] = 1
+            if priv.closed:
+                h[row + n + 2] = 1
+        depot = at["depot"]
+        discarded = st.discard_order
+        for t in st.trains:  # (most trains are held: the cheapest tests first)
+            held_by = t.owner
+            if held_by is None:
+                if not t.rusted:
+                    h[depot + 2 * train_index[t.name]] += 1
+            elif discarded and held_by == MARKET and not t.rusted and t.id in discarded:
+                h[depot + 2 * train_index[t.name] + 1] += 1
+        return np.frombuffer(h, dtype=np.float32)
