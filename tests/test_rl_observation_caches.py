@@ -46,7 +46,7 @@ def test_a_used_encoder_encodes_as_a_new_one_along_a_real_game(rel: str) -> None
             vec = used.encode(game, seat)
             assert vec.tobytes() == new.encode(game, seat).tobytes()
             seen = used.as_dict(vec)["players"][:, 1]
-            want = [np.float32(values[game.players[(seat + r) % n].id] / 1000)
+            want = [np.float32(values[game.seats[(seat + r) % n][0]] / 1000)
                     for r in range(n)]
             assert list(seen) == want
         checked.append(len(game.actions))
@@ -83,7 +83,7 @@ def test_a_moved_certificate_shows_at_once() -> None:
     assert view["players"][1, 1] == np.float32(0.6)
     cert = de.certificates[1]
     assert (cert.percent, cert.owner) == (10, IPO)
-    cert.owner = game.players[1].id
+    cert.owner = game.seats[1][0]
     view = enc.as_dict(enc.encode(game, 0))
     assert view["shares"][1, ci] == np.float32(0.1)
     assert view["corporations"][ci, 8] == np.float32(0.9)
@@ -106,7 +106,7 @@ def test_the_same_owners_of_other_certificates_are_not_confused() -> None:
     de_b.certificates = [Certificate("DE", i, pct, i == 0, IPO)
                          for i, pct in enumerate(other.shares)]
     for game in (a, b):
-        game.corporations["DE"].certificates[0].owner = game.players[0].id
+        game.corporations["DE"].certificates[0].owner = game.seats[0][0]
     enc = ObservationEncoder("1893", 3)
     ci = enc.corps.index("DE")
     for game, share, ipo in ((a, 0.2, 0.8), (b, 0.3, 0.7), (a, 0.2, 0.8)):

@@ -9,7 +9,8 @@
             e.action_space(agent).sample(obs["action_mask"])
         e.step(action)
 
-Agents are ``player_0 .. player_{n-1}`` in seat order (player ids 1..n).  The agent to
+Agents are ``player_0 .. player_{n-1}`` in seat order (``Game.seats``: player ids 1..n,
+the same all game while the priority order turns).  The agent to
 act is the player who decides now (the president of the operating company, the
 bidder, ...).  An observation is ``{"observation": float32 vector, "action_mask":
 int8 vector}``: the vector of :class:`rhineland.rl.ObservationEncoder` seen from that
@@ -119,7 +120,7 @@ class RhinelandEnv(AECEnv):  # type: ignore[misc]
     def _decider(self) -> str:
         assert self.game is not None
         pid = decider(self.game)
-        seat = next(i for i, p in enumerate(self.game.players) if p.id == pid)
+        seat = next(i for i, (p, _) in enumerate(self.game.seats) if p == pid)
         return self.possible_agents[seat]
 
     def legal(self) -> LegalCodes:
@@ -160,7 +161,7 @@ class RhinelandEnv(AECEnv):  # type: ignore[misc]
             scores = self.game.result()
             best = max(scores.values())
             for a in self.agents:
-                score = scores[self.game.players[self._seat[a]].id]
+                score = scores[self.game.seats[self._seat[a]][0]]
                 self.rewards[a] = 1.0 if score == best else -1.0
                 self.infos[a]["score"] = score
                 self.terminations[a] = True

@@ -3,7 +3,9 @@ count (the same with any optional rules), seen from one seat, and a dict view of
 
 All information in these games is public, so every seat sees the same facts; the
 vector is *seat-relative*: wherever the layout runs over the players, the observer
-comes first, then the others in seat order after them (seat ``(me + i) % n``).
+comes first, then the others in seat order after them (seat ``(me + i) % n``).  Seats
+are the table's (``Game.seats``, the order the players were given in): they stay the
+same all game, while the order of ``game.players`` turns with the priority deal.
 Amounts are in M / 1000, share prices in M / 100, percentages / 100; flags are 0/1;
 counts are plain.
 
@@ -314,8 +316,8 @@ class ObservationEncoder:
         return template
 
     def encode(self, game: Game, seat: int) -> npt.NDArray[np.float32]:
-        """The ``(size,)`` float32 vector of ``game`` seen from ``seat`` (0-based seat
-        index of the observer).  Raises ``IndexError`` for a seat out of range.
+        """The ``(size,)`` float32 vector of ``game`` seen from ``seat`` (0-based index of
+        the observer in ``game.seats``).  Raises ``IndexError`` for a seat out of range.
 
         The vector is written element by element into a copy of :meth:`_template` (an
         ``array("f")``: a C float each, the same float32 rounding as numpy's) and
@@ -329,7 +331,9 @@ class ObservationEncoder:
         h = array("f", self._template(game))
         st = game.state
         players = st.players
-        rel = {p.id: (i - seat) % n for i, p in enumerate(players)}
+        # seats are the table's (``game.seats``): fixed for the game, while the
+        # priority order of ``game.players`` turns
+        rel = {pid: (i - seat) % n for i, (pid, _) in enumerate(game.seats)}
         rnd = st.round
         current = None
         if rnd is not None:

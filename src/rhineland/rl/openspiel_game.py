@@ -174,7 +174,7 @@ class RhinelandState(pyspiel.State):  # type: ignore[misc]
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
         pid = decider(self.game)
-        return next(i for i, p in enumerate(self.game.players) if p.id == pid)
+        return next(i for i, (p, _) in enumerate(self.game.seats) if p == pid)
 
     def _legal_actions(self, player: int) -> list[int]:
         if self.is_terminal() or player != self.current_player():
@@ -200,7 +200,7 @@ class RhinelandState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self._spec.num_seats
         scores = self.game.result()
         best = max(scores.values())
-        return [1.0 if scores[p.id] == best else -1.0 for p in self.game.players]
+        return [1.0 if scores[pid] == best else -1.0 for pid, _ in self.game.seats]
 
     def __str__(self) -> str:
         st = self.game.state
