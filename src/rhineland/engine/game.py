@@ -485,7 +485,7 @@ class Game:
         saved = self.leniencies
         self.leniencies = frozenset()
         try:
-            return self.round.check(self, action)
+            return rnd.check(self, action)
         finally:
             self.leniencies = saved
 
