@@ -202,6 +202,23 @@ def _checks_own_process(cls: type) -> bool:
     return got
 
 
+_ROUND_CHECKS: dict[tuple[type[Title], type], bool] = {}
+
+
+def _round_checks(title_cls: type[Title], round_cls: type) -> bool:
+    """Whether the round's ``check`` is the first of the checks :meth:`Game.process`
+    makes for a title of ``title_cls`` in a round of ``round_cls``: the title has no
+    hook before the round's checks (``before_action``), and the round takes its
+    ``check`` from the class it takes its ``process`` from (:func:`_checks_own_process`).
+    One answer per pair of classes."""
+    got = _ROUND_CHECKS.get((title_cls, round_cls))
+    if got is None:
+        got = _ROUND_CHECKS[title_cls, round_cls] = (
+            title_cls.before_action is Title.before_action
+            and _checks_own_process(round_cls))
+    return got
+
+
 def _dup(obj: _T) -> _T:
     """A shallow copy of a plain dataclass instance (faster than ``dataclasses.replace``)."""
     new = object.__new__(type(obj))
@@ -477,12 +494,12 @@ class Game:
         self._check_open(action)
         if isinstance(action, _NOT_CHECKED):
             return False
-        if type(self.title).before_action is not Title.before_action:
-            return False  # the title's hook runs before the round's checks
         rnd = self.round
-        if not _checks_own_process(type(rnd)):
-            return False  # a subclass processes its own way: its base's check is not its
+        if not _round_checks(type(self.title), type(rnd)):
+            return False
         saved = self.leniencies
+        if not saved:  # no leniency to set aside (the legal listing's trials)
+            return rnd.check(self, action)
         self.leniencies = frozenset()
         try:
             return rnd.check(self, action)

@@ -231,9 +231,11 @@ class TrainRules:
         """The least price (M) :meth:`check_emergency_spend` accepts for ``train`` (0:
         no such bound)."""
         sold_at = rnd.turn_state.last_sale_share_price
-        owners = game.entity_owner_ids(entity)
-        if (sold_at is None or not owners or entity.cash >= train.spec.price
+        if (sold_at is None or entity.cash >= train.spec.price
                 or game.data.rules.get("ebuy_from_others", "never") != "value"):
+            return 0  # asked by every trial of another company's train: the owners last
+        owners = game.entity_owner_ids(entity)
+        if not owners:
             return 0
         return int(entity.cash + game.player(owners[0]).cash - sold_at + 1)
 
@@ -262,9 +264,11 @@ class TrainRules:
         up to the company's cash never reaches it): face value, and no more than the
         company and its president have together, where the title lets the president
         help; else the company's cash."""
-        owners = game.entity_owner_ids(entity)
         if (game.data.rules.get("ebuy_from_others", "never") != "value"
-                or not self.must_buy_train(game, entity) or not owners):
+                or not self.must_buy_train(game, entity)):
+            return int(entity.cash)
+        owners = game.entity_owner_ids(entity)
+        if not owners:
             return int(entity.cash)
         return int(min(train.spec.price, entity.cash + game.player(owners[0]).cash))
 
