@@ -222,7 +222,12 @@ class TrainRules:
         :meth:`emergency_other_most` lets its president add.  The other checks (phase,
         seller, train limit, turn) do not look at the price: they refuse every price or
         none.  The legal-action generator narrows a price span with it (one trial
-        instead of a search; tests/test_amount_bounds.py compares the two)."""
+        instead of a search; tests/test_amount_bounds.py compares the two).  No price
+        (1, 0) while trains do not change hands between companies
+        (:meth:`may_buy_trains_from_others`, the first check of
+        :meth:`check_buy_train_from_other`: every price refused, no trial needed)."""
+        if not self.may_buy_trains_from_others(game, entity):
+            return 1, 0
         least = max(1, self.emergency_least_spend(game, rnd, entity, train))
         return least, max(entity.cash, self.emergency_other_most(game, entity, train))
 
