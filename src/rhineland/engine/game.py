@@ -257,6 +257,9 @@ class Game:
         self._action_id: int | None = None
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
+        self._train_at: dict[str, int] = {}
+        """Where :meth:`train` last found each train id in the state's trains (their
+        order is the data's, kept by clones): looked at first, then checked."""
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -426,9 +429,15 @@ class Game:
 
     def train(self, train_id: str) -> Train:
         """The train with export id ``train_id``; raises ``GameError`` (``"train.id"``)
-        when unknown."""
-        for t in self.state.trains:
+        when unknown.  The legal listing's trials ask often: the train is looked for where
+        it was last found first."""
+        trains = self.state.trains
+        i = self._train_at.get(train_id)
+        if i is not None and i < len(trains) and trains[i].id == train_id:
+            return trains[i]
+        for i, t in enumerate(trains):
             if t.id == train_id:
+                self._train_at[train_id] = i
                 return t
         raise GameError(f"no train {train_id!r}", "train.id")
 
