@@ -15,7 +15,7 @@ from reference import SHARED, needs_shared
 from rhineland import Game
 from rhineland.engine.legal import AmountRange, Trial
 from rhineland.engine.legal.choices import AmountSpan
-from rhineland.engine.legal.generate import candidates
+from rhineland.engine.legal.generate import candidates, entity_type
 from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.sim.selfplay import TITLE_PLAYERS
 from test_oracle_replays import GAMES_18RHL, GAMES_1893
@@ -67,3 +67,50 @@ def test_stated_train_prices_equal_the_search_in_the_reference_games(export: str
 def test_stated_train_prices_equal_the_search_in_random_games(title: str, seed: int) -> None:
     compared = sum(_compare(game) for game in random_positions(title, seed, ACTIONS))
     assert compared > 0
+
+
+def _trains_refused_between_companies(game: Game) -> int:
+    """At a buy-train step where trains do not change hands between companies now, every
+    other company's train is refused at any price, and the price bounds of the listing's
+    spans for them (``other_train_price_bounds``) state no price; the trains tried."""
+    from rhineland.engine.actions import BuyTrain
+    from rhineland.engine.rounds.operating import OperatingRound
+
+    rnd = game.state.round
+    if (game.state.finished or not isinstance(rnd, OperatingRound) or rnd.pending_discards
+            or rnd.step_name(game) != "buy_train"):
+        return 0
+    entity = rnd.current_entity(game)
+    if game.title.may_buy_trains_from_others(game, entity):
+        return 0
+    tried = 0
+    others = [*game.corporations.values(), *game.minors.values()]
+    trial = Trial(game)
+    for other in others:
+        if other is entity:
+            continue
+        for t in other.trains:
+            for price in sorted({1, max(entity.cash, 1), t.spec.price}):
+                refused = trial.refusal(BuyTrain(entity=entity.sym,
+                                                 entity_type=entity_type(entity),
+                                                 train=t.id, price=price))
+                assert refused is not None and refused.rule == "train.from_other", (t.id, price)
+            tried += 1
+    for c in candidates(game):  # the listing's spans for them state no price: untried
+        if isinstance(c, AmountSpan) and c.action.type == "buy_train":
+            assert c.bounds is not None
+            least, most = c.bounds()
+            assert least > most
+    return tried
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_no_train_changes_hands_between_companies_before_the_phase_allows(title: str) -> None:
+    """Before trains may change hands between companies
+    (``may_buy_trains_from_others``), every other company's train is refused, whatever
+    the price, and the price bounds the legal listing narrows its spans by state no
+    price (no trial)."""
+    tried = sum(_trains_refused_between_companies(game)
+                for seed in range(3) for game in random_positions(title, seed, ACTIONS))
+    if title == "1893":
+        assert tried > 0

@@ -311,3 +311,19 @@ def test_a_player_over_the_certificate_limit_sells_before_anything_else() -> Non
     assert "pass" in {a.type for a in game.legal_actions()}
     game.process(REF.action(name, 566))
     assert current_id(game) == 1001
+
+
+@needs_shared
+def test_the_certificate_count_asks_a_title_that_leaves_certificates_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The certificate count asks the title's ``counts_for_cert_limit`` for each
+    certificate where a title overrides it (the plain count is for titles that do
+    not): generated2 g412 after action 564, 1002 holds 21 certificates, those of RhE
+    left out by such a title."""
+    game = REF.position("generated2/g412", 564)
+    p2 = game.player(1002)
+    rhe = len(game.corporations["RhE"].certs_of(1002))
+    assert rhe > 0
+    monkeypatch.setattr(type(game.title), "counts_for_cert_limit",
+                        lambda self, g, corp, cert: corp.sym != "RhE")
+    assert game.round.cert_count(game, p2) == 21 - rhe  # type: ignore[attr-defined]

@@ -383,8 +383,9 @@ def _declare(cls: type[_A]) -> type[_A]:
     return declared  # type: ignore[no-any-return]
 
 
-_DEFAULTS: dict[type, tuple[tuple[str, Any], ...]] = {}
-"""Per action class: each field's name and default (``_MISSING``: none), in field order."""
+_DEFAULTS: dict[type, tuple[dict[str, Any], tuple[str, ...]]] = {}
+"""Per action class: every field by name with its default (``_MISSING``: none), in field
+order, and the names of the fields without a default."""
 
 
 def trusted(cls: type[_A], **values: Any) -> _A:
@@ -392,21 +393,32 @@ def trusted(cls: type[_A], **values: Any) -> _A:
     generator's candidates, thousands per game): ``values`` are of the declared field types
     already, so the constructor's validation is skipped; the action equals the one the
     constructor makes (tests/test_trusted_actions.py).  A missing field without default
-    raises ``TypeError``."""
+    raises ``TypeError``; a name that is no field is ignored."""
     spec = _DEFAULTS.get(cls)
     if spec is None:
-        spec = _DEFAULTS[cls] = tuple(
-            (f.name, _MISSING if f.default is MISSING else f.default)
-            for f in fields(cast(Any, cls)))
-    state = {}
-    for name, default in spec:
-        value = values.get(name, default)
-        if value is _MISSING:
+        spec = _DEFAULTS[cls] = _trusted_spec(cls)
+    template, required = spec
+    state = template.copy()  # the fields in order, the defaults in place
+    state.update(values)
+    for name in required:
+        if state[name] is _MISSING:
             raise TypeError(f"{cls.__name__} needs {name}")
-        state[name] = value
+    if len(state) != len(template):  # names that are no field: left out
+        state = {name: state[name] for name in template}
     new = object.__new__(cls)
-    new.__dict__.update(state)
+    _set_dict(new, "__dict__", state)  # the fresh dict itself (a frozen dataclass)
     return new
+
+
+_set_dict = object.__setattr__
+
+
+def _trusted_spec(cls: type) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """:func:`trusted`'s table for ``cls``: its fields with their defaults, and those
+    without one."""
+    template = {f.name: _MISSING if f.default is MISSING else f.default
+                for f in fields(cast(Any, cls))}
+    return template, tuple(name for name, default in template.items() if default is _MISSING)
 
 
 @_declare

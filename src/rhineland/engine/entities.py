@@ -140,7 +140,7 @@ class Corporation:
 
     def percent_of(self, holder: Holder) -> int:
         """Percent of the corporation held by ``holder`` (player id, ``IPO`` or ``MARKET``)."""
-        return sum(c.percent for c in self.certificates if c.owner == holder)
+        return sum([c.percent for c in self.certificates if c.owner == holder])
 
     def counted_percent(self, holder: Holder) -> int:
         """The percent of ``holder`` that counts for the presidency.

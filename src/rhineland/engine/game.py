@@ -202,6 +202,23 @@ def _checks_own_process(cls: type) -> bool:
     return got
 
 
+_ROUND_CHECKS: dict[tuple[type[Title], type], bool] = {}
+
+
+def _round_checks(title_cls: type[Title], round_cls: type) -> bool:
+    """Whether the round's ``check`` is the first of the checks :meth:`Game.process`
+    makes for a title of ``title_cls`` in a round of ``round_cls``: the title has no
+    hook before the round's checks (``before_action``), and the round takes its
+    ``check`` from the class it takes its ``process`` from (:func:`_checks_own_process`).
+    One answer per pair of classes."""
+    got = _ROUND_CHECKS.get((title_cls, round_cls))
+    if got is None:
+        got = _ROUND_CHECKS[title_cls, round_cls] = (
+            title_cls.before_action is Title.before_action
+            and _checks_own_process(round_cls))
+    return got
+
+
 def _dup(obj: _T) -> _T:
     """A shallow copy of a plain dataclass instance (faster than ``dataclasses.replace``)."""
     new = object.__new__(type(obj))
@@ -240,6 +257,9 @@ class Game:
         self._action_id: int | None = None
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
+        self._train_at: dict[str, int] = {}
+        """Where :meth:`train` last found each train id in the state's trains (their
+        order is the data's, kept by clones): looked at first, then checked."""
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -409,9 +429,15 @@ class Game:
 
     def train(self, train_id: str) -> Train:
         """The train with export id ``train_id``; raises ``GameError`` (``"train.id"``)
-        when unknown."""
-        for t in self.state.trains:
+        when unknown.  The legal listing's trials ask often: the train is looked for where
+        it was last found first."""
+        trains = self.state.trains
+        i = self._train_at.get(train_id)
+        if i is not None and i < len(trains) and trains[i].id == train_id:
+            return trains[i]
+        for i, t in enumerate(trains):
             if t.id == train_id:
+                self._train_at[train_id] = i
                 return t
         raise GameError(f"no train {train_id!r}", "train.id")
 
@@ -477,15 +503,15 @@ class Game:
         self._check_open(action)
         if isinstance(action, _NOT_CHECKED):
             return False
-        if type(self.title).before_action is not Title.before_action:
-            return False  # the title's hook runs before the round's checks
         rnd = self.round
-        if not _checks_own_process(type(rnd)):
-            return False  # a subclass processes its own way: its base's check is not its
+        if not _round_checks(type(self.title), type(rnd)):
+            return False
         saved = self.leniencies
+        if not saved:  # no leniency to set aside (the legal listing's trials)
+            return rnd.check(self, action)
         self.leniencies = frozenset()
         try:
-            return self.round.check(self, action)
+            return rnd.check(self, action)
         finally:
             self.leniencies = saved
 

@@ -222,7 +222,12 @@ class TrainRules:
         :meth:`emergency_other_most` lets its president add.  The other checks (phase,
         seller, train limit, turn) do not look at the price: they refuse every price or
         none.  The legal-action generator narrows a price span with it (one trial
-        instead of a search; tests/test_amount_bounds.py compares the two)."""
+        instead of a search; tests/test_amount_bounds.py compares the two).  No price
+        (1, 0) while trains do not change hands between companies
+        (:meth:`may_buy_trains_from_others`, the first check of
+        :meth:`check_buy_train_from_other`: every price refused, no trial needed)."""
+        if not self.may_buy_trains_from_others(game, entity):
+            return 1, 0
         least = max(1, self.emergency_least_spend(game, rnd, entity, train))
         return least, max(entity.cash, self.emergency_other_most(game, entity, train))
 
@@ -231,9 +236,11 @@ class TrainRules:
         """The least price (M) :meth:`check_emergency_spend` accepts for ``train`` (0:
         no such bound)."""
         sold_at = rnd.turn_state.last_sale_share_price
-        owners = game.entity_owner_ids(entity)
-        if (sold_at is None or not owners or entity.cash >= train.spec.price
+        if (sold_at is None or entity.cash >= train.spec.price
                 or game.data.rules.get("ebuy_from_others", "never") != "value"):
+            return 0  # asked by every trial of another company's train: the owners last
+        owners = game.entity_owner_ids(entity)
+        if not owners:
             return 0
         return int(entity.cash + game.player(owners[0]).cash - sold_at + 1)
 
@@ -262,9 +269,11 @@ class TrainRules:
         up to the company's cash never reaches it): face value, and no more than the
         company and its president have together, where the title lets the president
         help; else the company's cash."""
-        owners = game.entity_owner_ids(entity)
         if (game.data.rules.get("ebuy_from_others", "never") != "value"
-                or not self.must_buy_train(game, entity) or not owners):
+                or not self.must_buy_train(game, entity)):
+            return int(entity.cash)
+        owners = game.entity_owner_ids(entity)
+        if not owners:
             return int(entity.cash)
         return int(min(train.spec.price, entity.cash + game.player(owners[0]).cash))
 

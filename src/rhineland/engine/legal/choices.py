@@ -194,11 +194,17 @@ decision (with a last check or without), or a ladder of actions by cost."""
 _BASE = ("id", "created_at", "user", "auto_actions", "extra", "key_order")
 
 
+_DECIDING: dict[type, tuple[str, ...]] = {}
+"""Per action class: the names of its fields that decide (not :data:`_BASE`), in order."""
+
+
 def _fields(action: Action) -> tuple[Any, ...]:
-    return tuple(
-        (f.name, getattr(action, f.name)) for f in dataclasses.fields(action)
-        if f.name not in _BASE
-    )
+    """``action``'s deciding fields as (name, value) pairs, in field order."""
+    names = _DECIDING.get(type(action))
+    if names is None:
+        names = _DECIDING[type(action)] = tuple(
+            f.name for f in dataclasses.fields(action) if f.name not in _BASE)
+    return tuple([(name, getattr(action, name)) for name in names])
 
 
 def choice_key(game: Game, action: Action) -> tuple[Any, ...]:

@@ -255,15 +255,19 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
                       city=f"{placed.tile_id}-{part}", slot=slot)
 
 
-def train_candidates(game: Game, entity: Any) -> list[Candidate]:
+def train_candidates(game: Game, entity: Any,
+                     depot: list[Any] | None = None) -> list[Candidate]:
     """Depot trains (one per type; each discarded train), other companies' trains (a price
     span each: its price checks' interval stated by the rules, one trial for each train
     type, the sellers told apart by ``train_sellable_to``), pass, the president's
-    emergency sales, bankruptcy."""
+    emergency sales, bankruptcy.  ``depot``: the title's ``available_depot_trains`` now,
+    where the caller has them."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
     seen: set[str] = set()
-    for t in game.title.available_depot_trains(game):
+    if depot is None:
+        depot = game.title.available_depot_trains(game)
+    for t in depot:
         if t.owner is None:
             if t.name in seen:
                 continue
@@ -283,7 +287,7 @@ def train_candidates(game: Game, entity: Any) -> list[Candidate]:
     sellable = game.title.train_sellable_to  # the one check that tells the sellers apart
     rnd = cast("OperatingRound", game.round)  # the buy-train step's round
     for other in others:
-        if other is entity or other.closed:
+        if other is entity or other.closed or not other.trains:
             continue
         kinds = {t.name: t for t in reversed(other.trains)}  # one of identical trains
         for t in reversed(list(kinds.values())):

@@ -250,10 +250,11 @@ class OperatingRound(Round):
         entity = self.current_entity(game)
         if entity is None:
             raise GameError("the operating round is over", "or.finished")
-        for open_step in self.steps(game, entity):
+        steps = self.steps(game, entity)  # asked once (every legal-action trial routes)
+        for open_step in steps:
             if not open_step.blocks and open_step.takes(game, self, entity, action):
                 return open_step, entity, True
-        step = self.current_step(game, entity)
+        step = _blocking(steps)[1].get(self.step)  # :meth:`current_step`
         if step is None or not step.takes(game, self, entity, action):
             raise GameError(
                 f"{action.type} is not possible in the {self.step} step of {entity.sym}'s "

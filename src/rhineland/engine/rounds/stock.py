@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action, BuyShares, Par, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.shares import (
     check_presidency,
     give,
@@ -168,10 +169,17 @@ class StockRound(Round):
     # -- checks shared by buy and par ---------------------------------------------------
     def cert_count(self, game: Game, player: Player) -> int:
         """Certificates counting toward the limit (privates too where the title says so)."""
-        n = sum(
-            1 for c in game.corporations.values() for cert in c.certificates
-            if cert.owner == player.id and game.title.counts_for_cert_limit(game, c, cert)
-        )
+        pid = player.id
+        if type(game.title).counts_for_cert_limit is StockRules.counts_for_cert_limit:
+            # every certificate counts (no title hook to ask for each): asked by every
+            # stock-round trial (the must-sell and limit checks)
+            n = [cert.owner for c in game.corporations.values()
+                 for cert in c.certificates].count(pid)
+        else:
+            n = sum(
+                1 for c in game.corporations.values() for cert in c.certificates
+                if cert.owner == pid and game.title.counts_for_cert_limit(game, c, cert)
+            )
         if game.data.rules.get("cert_limit_includes_privates", True):
             n += sum(
                 1 for sym in player.companies

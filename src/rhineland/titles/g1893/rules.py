@@ -277,7 +277,7 @@ class Cologne(CologneStock, CologneMergers, Title):
             raise GameError(
                 f"a {old.name}-train cannot be traded in for a {new.name}-train", "train.trade_in"
             )
-        if new not in self.available_depot_trains(game):
+        if not self.train_available(game, new):  # one of available_depot_trains()
             raise GameError(f"train {new.id} is not for sale now", "train.available")
         price = new.spec.price - discount
         if action.price != price:

@@ -189,11 +189,12 @@ class G1893BuyTrain(BuyTrainStep):
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """As the default, and trade-ins: an own train for a depot or discarded train
         at its discount (each kind of depot train once, each discarded one)."""
-        from rhineland.engine.legal.generate import entity_type
+        from rhineland.engine.legal.generate import entity_type, train_candidates
 
-        out = super().candidates(game, rnd, entity)
+        depot = game.title.available_depot_trains(game)
+        out = train_candidates(game, entity, depot)  # the default's (asked once)
         seen: set[str] = set()
-        for new in game.title.available_depot_trains(game):
+        for new in depot:
             if new.owner is None:
                 if new.name in seen:
                     continue
