@@ -24,7 +24,7 @@ ACTIONS = 600
 
 @pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
 def test_memo_answers_the_checks(title: str) -> None:
-    asked = hits = 0
+    asked = hits = misses = 0
     for game in random_positions(title, 5, ACTIONS):
         ctx, _ = game.tile_lay_options()
         if ctx is None:
@@ -36,11 +36,15 @@ def test_memo_answers_the_checks(title: str) -> None:
             for new in ctx.rules.upgrade_targets(hex_id, placed.tile, ctx.phase):
                 fresh = tuple(r for r in range(6)
                               if tile_lays._rotation_ok(ctx, hex_id, new, r, reach))
-                size = len(memo)
+                key = (hex_id, id(placed.tile), placed.rotation, id(new), reach,
+                       ctx.rules.rotation_key(ctx))
+                known = key in memo
                 assert tile_lays._rotations(ctx, hex_id, placed, new, reach) == fresh
-                hits += len(memo) == size
+                assert memo[key] == fresh  # the answer is kept under its key
+                hits += known
+                misses += not known
                 asked += 1
-    assert asked > 500 and hits > 0
+    assert asked > 500 and hits > 0 and misses > 0
 
 
 def test_the_phase_is_part_of_1893s_key() -> None:
