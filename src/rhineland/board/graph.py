@@ -699,18 +699,15 @@ class _Beyond:
         self.look_base = len(walk.geoms) * self.per_hex
         self.reach: dict[int, int] = {}
         self.never = 1 << (self.look_base + len(walk.geoms) * _LOOKS_PER_HEX)
-        pending = (self.never << 1) - 1
+        self.pending = (self.never << 1) - 1
         for ref in walk.seen_paths:
-            pending &= ~self.path_bit(ref)
+            self.pending &= ~self.path_bit(ref)
         if walk.looks is not None:
             for hi, made in walk.looks.items():
                 for back, gauge in made:
-                    bit = self.look_bit(hi, back, gauge)
-                    if bit != self.never:
-                        pending &= ~bit
+                    self.made(hi, back, gauge)
             for hi in walk.entered:
-                pending &= ~self.hex_looks(hi)
-        self.pending = pending
+                self.pending &= ~self.hex_looks(hi)
 
     def path_bit(self, ref: int) -> int:
         """The bit of the path keyed ``ref``."""

@@ -238,9 +238,10 @@ class StockRules:
         offers share sales only (plus the title's :meth:`actions_while_must_sell`), no
         pass: the reference engine's ``must_sell?`` (a player over a limit after a
         merger, an exchange or a presidency change sells down first)."""
-        over = (rnd.cert_count(game, player) > self.cert_limit(game)
-                or over_holding_limit(game, player))
-        # the limits first: cheaper than the sale search, and seldom passed
+        over = rnd.cert_count(game, player) > self.cert_limit(game) or any(
+            c.percent_of(player.id) > c.spec.max_ownership_percent
+            for c in game.corporations.values() if not c.closed
+        )  # the limits first: cheaper than the sale search, and seldom passed
         return over and self.can_sell_shares(game, rnd, player)
 
     def actions_while_must_sell(self, game: Game, rnd: StockRound,
@@ -404,14 +405,3 @@ class StockRules:
         certificates (default 0).  Title hook."""
         return 0
 
-
-def over_holding_limit(game: Game, player: Player) -> bool:
-    """Whether ``player`` holds more percent of an open corporation than its holding
-    limit (``max_ownership_percent``, 60%; :meth:`Corporation.percent_of`, summed in
-    place: every stock-round trial asks, :meth:`StockRules.must_sell`)."""
-    pid = player.id
-    for c in game.corporations.values():
-        if not c.closed and sum([cert.percent for cert in c.certificates
-                                 if cert.owner == pid]) > c.spec.max_ownership_percent:
-            return True
-    return False
