@@ -8,9 +8,11 @@ Layers (imports point downward only)::
     engine/          title-independent 18xx machinery (game, rounds, shares, market, trains)
     board/           hex grid, tiles, upgrades, the placed-track graph
 
-Money is in Mark (M) as integers throughout.
+Money is in Mark (M) as integers throughout.  ``rhineland.native``: the optional build
+of the hottest modules with mypyc (decided here, before they are imported).
 """
 
+from rhineland import native  # noqa: F401 (first: it decides how the compiled modules load)
 from rhineland.api import new_game
 from rhineland.engine.game import Game
 from rhineland.errors import ActionError, ExportError, GameError, RhinelandError

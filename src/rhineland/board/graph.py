@@ -239,11 +239,13 @@ def compute_connectivity(
         walk.hexes.setdefault(hi, set()).update(sides)
         if any(hi * 8 + e in walk.stop_sides for e in sides):
             return walk.result(complete=False)
-    for start in sources:
-        try:
+    try:
+        for start in sources:
             walk.from_token(start, sources)
-        except _Found:
-            return walk.result(complete=False)
+    except _Found:
+        return walk.result(complete=False)
+    finally:
+        walk.beyond = None  # it refers to the walk: no cycle left for the collector
     return walk.result()
 
 

@@ -15,6 +15,7 @@ import click
 import orjson
 
 from rhineland.cli.errors import fail, fail_illegal, fail_input
+from rhineland.cli.native import native_cmd
 from rhineland.cli.play import play_cmd
 from rhineland.cli.render import render_cmd
 from rhineland.cli.report import report_cmd
@@ -211,6 +212,7 @@ cli.add_command(simulate_cmd)
 cli.add_command(play_cmd)
 cli.add_command(tournament_cmd)
 cli.add_command(serve_cmd)
+cli.add_command(native_cmd)
 
 
 def main() -> None:

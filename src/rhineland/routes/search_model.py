@@ -32,6 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from rhineland.routes.graph import RevenueNode, Segment, TrackGraph
 from rhineland.routes.model import Route, RouteContext
 from rhineland.routes.rules import EntityView, RevenueRules
@@ -206,6 +208,7 @@ class TrainModel:
         return self.profile.route_bound(self, nodes, free)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # titles subclass it (native build)
 class TitleProfile:
     """Title knowledge for the search: pruning conditions and bonus bounds.
 

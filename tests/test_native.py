@@ -1,0 +1,155 @@
+"""The optional native build (rhineland.native): when the compiled modules are used, and
+that they behave as their sources.
+
+The guard's decisions are checked on a fake package tree (no compiler needed); the
+build itself compiles a copy of the package with mypyc (skipped without a C compiler)
+and compares a native and a pure process: env runs of both titles (every mask and
+observation of 1,500 steps, walks, lays and route searches included) and real games
+replayed to their end.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import orjson
+import pytest
+
+from reference import SHARED, needs_shared
+from rhineland import native
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+SRC = Path(native.__file__).resolve().parent.parent
+
+
+def fake_tree(root: Path) -> None:
+    """Sources of the native modules (copies) and empty files where compiled ones go."""
+    for m in native.MODULES:
+        src = native.source_path(m, root)
+        src.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(native.source_path(m, SRC), src)
+        src.with_name(src.stem + SUFFIX).write_bytes(b"")
+
+
+def write_manifest(root: Path) -> None:
+    """The manifest of the tree as it stands (as a build writes it)."""
+    sources = {m: native._digest(native.source_path(m, root)) for m in native.MODULES}
+    (root / "rhineland" / native.MANIFEST).write_bytes(orjson.dumps({"sources": sources}))
+
+
+def without_finders() -> None:
+    """Take the guard's source finders off ``sys.meta_path`` again."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+
+
+def test_no_build_means_the_sources(tmp_path: Path) -> None:
+    for m in native.MODULES:
+        src = native.source_path(m, tmp_path)
+        src.parent.mkdir(parents=True, exist_ok=True)
+        src.write_text("")
+    assert not native.built(tmp_path)
+    assert native.stale_modules(tmp_path) == list(native.MODULES)
+    assert native.install(tmp_path) is False
+    assert not any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
+
+
+def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    assert native.built(tmp_path)
+    assert native.stale_modules(tmp_path) == []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert native.install(tmp_path) is True
+        assert not any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
+    finally:
+        without_finders()
+
+
+def test_a_changed_source_makes_every_module_pure(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    changed = native.source_path("rhineland.routes.search", tmp_path)
+    changed.write_text(changed.read_text() + "\n# edited after the build\n")
+    assert native.stale_modules(tmp_path) == ["rhineland.routes.search"]
+    try:
+        with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.routes\.search changed"):
+            assert native.install(tmp_path) is False
+        finder = next(f for f in sys.meta_path if isinstance(f, native._SourceFinder))
+        # all of them from their sources, the unchanged ones too (they call each other)
+        for m in native.MODULES:
+            spec = finder.find_spec(m, None)
+            assert spec is not None and spec.origin == str(native.source_path(m, tmp_path))
+        assert finder.find_spec("rhineland.engine.game", None) is None
+    finally:
+        without_finders()
+
+
+def test_pure_env_var_wins_over_a_current_build(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    monkeypatch.setenv(native.PURE_ENV, "1")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert native.install(tmp_path) is False
+        assert any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
+    finally:
+        without_finders()
+
+
+def test_clean_removes_the_build(tmp_path: Path) -> None:
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    (tmp_path / f"0123abcd__mypyc{SUFFIX}").write_bytes(b"")
+    gone = native.clean(tmp_path)
+    assert len(gone) == len(native.MODULES) + 2
+    assert not native.built(tmp_path)
+    assert native.read_manifest(tmp_path) is None
+    assert all(native.source_path(m, tmp_path).exists() for m in native.MODULES)
+
+
+def probe(root: Path, pure: bool, exports: list[str]) -> dict[str, object]:
+    """Run tests/native_probe.py with ``root`` first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != native.PURE_ENV}
+    env["PYTHONPATH"] = str(root)
+    if pure:
+        env[native.PURE_ENV] = "1"
+    done = subprocess.run(
+        [sys.executable, "-W", "error::RuntimeWarning",
+         str(Path(__file__).with_name("native_probe.py")), *exports],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    return dict(orjson.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@needs_shared
+@pytest.mark.skipif(shutil.which("cc") is None and shutil.which("gcc") is None,
+                    reason="no C compiler for mypyc")
+@pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc not installed")
+def test_native_build_behaves_as_its_sources(tmp_path: Path) -> None:
+    shutil.copytree(SRC / "rhineland", tmp_path / "rhineland",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.so", native.MANIFEST))
+    compiled = native.build(tmp_path)
+    assert len(compiled) == len(native.MODULES)
+    assert native.stale_modules(tmp_path) == []
+    exports = [str(SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json"),
+               str(SHARED / "fixtures" / "1893" / "1893_end_bank.json")]
+    fast = probe(tmp_path, False, exports)
+    slow = probe(tmp_path, True, exports)
+    assert fast.pop("active") is True
+    assert slow.pop("active") is False
+    assert fast == slow
+    assert len(fast) == 4
