@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -44,12 +45,21 @@ def write_manifest(root: Path) -> None:
     (root / "rhineland" / native.MANIFEST).write_bytes(orjson.dumps({"sources": sources}))
 
 
-def without_finders() -> None:
-    """Take the guard's source finders off ``sys.meta_path`` again."""
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+@pytest.fixture
+def meta_path() -> Iterator[list[object]]:
+    """``sys.meta_path`` as it was (the suite's own guard included), restored after."""
+    before = list(sys.meta_path)
+    yield before
+    sys.meta_path[:] = before
 
 
-def test_no_build_means_the_sources(tmp_path: Path) -> None:
+def added_finders(before: list[object]) -> list[native._SourceFinder]:
+    """The guard's source finders put on ``sys.meta_path`` since ``before``."""
+    return [f for f in sys.meta_path
+            if isinstance(f, native._SourceFinder) and f not in before]
+
+
+def test_no_build_means_the_sources(tmp_path: Path, meta_path: list[object]) -> None:
     for m in native.MODULES:
         src = native.source_path(m, tmp_path)
         src.parent.mkdir(parents=True, exist_ok=True)
@@ -57,57 +67,54 @@ def test_no_build_means_the_sources(tmp_path: Path) -> None:
     assert not native.built(tmp_path)
     assert native.stale_modules(tmp_path) == list(native.MODULES)
     assert native.install(tmp_path) is False
-    assert not any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
+    assert added_finders(meta_path) == []
 
 
-def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 meta_path: list[object]) -> None:
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     fake_tree(tmp_path)
     write_manifest(tmp_path)
     assert native.built(tmp_path)
     assert native.stale_modules(tmp_path) == []
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            assert native.install(tmp_path) is True
-        assert not any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
-    finally:
-        without_finders()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert native.install(tmp_path) is True
+    assert added_finders(meta_path) == []
 
 
-def test_a_changed_source_makes_every_module_pure(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_changed_source_makes_every_module_pure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
+) -> None:
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     fake_tree(tmp_path)
     write_manifest(tmp_path)
     changed = native.source_path("rhineland.routes.search", tmp_path)
     changed.write_text(changed.read_text() + "\n# edited after the build\n")
     assert native.stale_modules(tmp_path) == ["rhineland.routes.search"]
-    try:
-        with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.routes\.search changed"):
-            assert native.install(tmp_path) is False
-        finder = next(f for f in sys.meta_path if isinstance(f, native._SourceFinder))
-        # all of them from their sources, the unchanged ones too (they call each other)
-        for m in native.MODULES:
-            spec = finder.find_spec(m, None)
-            assert spec is not None and spec.origin == str(native.source_path(m, tmp_path))
-        assert finder.find_spec("rhineland.engine.game", None) is None
-    finally:
-        without_finders()
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.routes\.search changed"):
+        assert native.install(tmp_path) is False
+    [finder] = added_finders(meta_path)
+    assert sys.meta_path[0] is finder
+    # all of them from their sources, the unchanged ones too (they call each other)
+    for m in native.MODULES:
+        spec = finder.find_spec(m, None)
+        assert spec is not None and spec.origin == str(native.source_path(m, tmp_path))
+    assert finder.find_spec("rhineland.engine.game", None) is None
 
 
-def test_pure_env_var_wins_over_a_current_build(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pure_env_var_wins_over_a_current_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
+) -> None:
     fake_tree(tmp_path)
     write_manifest(tmp_path)
     monkeypatch.setenv(native.PURE_ENV, "1")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            assert native.install(tmp_path) is False
-        assert any(isinstance(f, native._SourceFinder) for f in sys.meta_path)
-    finally:
-        without_finders()
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert native.install(tmp_path) is False
+    assert len(added_finders(meta_path)) == 1
 
 
 def test_clean_removes_the_build(tmp_path: Path) -> None:
