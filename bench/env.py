@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from rhineland import native
 from rhineland.env import RhinelandEnv
 
 
@@ -72,7 +73,9 @@ def main() -> None:
         t_step += t4 - t3
     cpu = t_legal + t_obs + t_step
     n = args.steps
-    print(f"{args.title} {args.players}p: {n} steps in {cpu:.1f} CPU s = {n / cpu:.0f} steps/s "
+    mode = "native build" if native.active() else "pure Python"
+    print(f"{args.title} {args.players}p ({mode}): {n} steps in {cpu:.1f} CPU s = "
+          f"{n / cpu:.0f} steps/s "
           f"({n / (cpu + t_draw):.0f} with the agent's draw, {t_draw / n * 1e3:.3f} ms a step; "
           f"{games} games ended); per step: legal codes {t_legal / n * 1e3:.2f} ms "
           f"(engine legal_actions {t_engine / n * 1e3:.2f} ms), "

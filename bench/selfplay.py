@@ -11,7 +11,9 @@ With the split (the default) it also prints the inclusive time spent in
 state copies (``State.clone``, which the others also count: the columns overlap),
 the tile lays listed (before the track restriction), the restriction checks and the
 trials of candidate actions.
-The split's timers add a little overhead; ``--no-split`` measures without them.
+The split's timers add a little overhead; ``--no-split`` measures without them.  With
+the native build (``rhineland native build``) the timers see only the calls made from
+Python, not those between compiled modules (the restriction checks of the lay listing).
 Times are this process's CPU seconds (``time.process_time``): games/s is per core,
 and other work on a shared machine does not count.
 """
@@ -25,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rhineland import native
 from rhineland.board import legality
 from rhineland.engine import game as game_module
 from rhineland.engine.legal import generate, trial
@@ -89,7 +92,9 @@ def main() -> None:
             unfinished += not r.finished
         elapsed = time.process_time() - start
         total = sum(lengths)
-        print(f"{title}: {args.n} games in {elapsed:.1f} s: {args.n / elapsed:.3f} games/s, "
+        mode = "native build" if native.active() else "pure Python"
+        print(f"{title} ({mode}): {args.n} games in {elapsed:.1f} s: "
+              f"{args.n / elapsed:.3f} games/s, "
               f"{total / elapsed:.0f} actions/s, actions/game median "
               f"{statistics.median(lengths):.0f} (min {min(lengths)}, max {max(lengths)})"
               + (f", {unfinished} unfinished" if unfinished else ""))
