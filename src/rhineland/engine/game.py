@@ -13,7 +13,7 @@ Money is in Mark (M), integers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -182,6 +182,7 @@ class State:
 
 
 _T = TypeVar("_T")
+_UNSET: Any = object()  # no answer kept yet (Game.remembered)
 
 _OWN_CHECK: dict[type, bool] = {}
 
@@ -258,6 +259,10 @@ class Game:
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
         self._train_at: dict[str, int] = {}
+        self.position_memo: dict[Hashable, Any] | None = None
+        """Answers that hold for the position as it stands, kept while a legal-action
+        trial asks :meth:`check` (the state untouched: :class:`~rhineland.engine.legal.Trial`
+        sets it and takes it away); ``None`` otherwise (:meth:`remembered`)."""
         """Where :meth:`train` last found each train id in the state's trains (their
         order is the data's, kept by clones): looked at first, then checked."""
         n = len(players)
@@ -515,6 +520,20 @@ class Game:
         finally:
             self.leniencies = saved
 
+    def remembered(self, key: Hashable, compute: Callable[[], _T]) -> _T:
+        """``compute()``, kept under ``key`` while the legal-action trials of one position
+        ask :meth:`check` (:attr:`position_memo`): a rule every candidate asks (e.g. a
+        stock-round player's certificate count, whether they must sell) is worked out
+        once per position.  ``key`` must name everything the answer depends on besides
+        the position (e.g. the player).  Outside those checks: ``compute()`` each time."""
+        memo = self.position_memo
+        if memo is None:
+            return compute()
+        got = memo.get(key, _UNSET)
+        if got is _UNSET:
+            got = memo[key] = compute()
+        return got  # type: ignore[no-any-return]
+
     def _check_open(self, action: Action) -> None:
         """``GameError`` (``"game.finished"``) once the game is over."""
         if self.state.finished:
@@ -707,6 +726,7 @@ class Game:
         new.actions = list(self.actions)
         new.leniencies_used = list(self.leniencies_used)
         new._legal_cache = None
+        new.position_memo = None
         if history:
             new._undo_stack = [((st.clone(), n), a) for (st, n), a in self._undo_stack]
             new._redo_stack = [list(b) for b in self._redo_stack]

@@ -30,6 +30,9 @@ class Trial:
         self.game = game
         self.legal_groups: set[Hashable] = set()
         """The ``same_as`` keys of amount spans found legal (see :meth:`amount_range`)."""
+        self.memo: dict[Hashable, object] = {}
+        """What the checks of this position keep (:meth:`Game.remembered
+        <rhineland.engine.game.Game.remembered>`), lent to the game while they run."""
 
     def accepts(self, action: Action) -> bool:
         """Whether the rules accept ``action`` now (``process`` would apply it)."""
@@ -43,11 +46,15 @@ class Trial:
         refusal of theirs is the answer, and so is their yes where they are the whole
         of the rules for the action; otherwise the action is applied to a copy."""
         game = self.game
+        outer = game.position_memo
+        game.position_memo = self.memo  # the state stays untouched while it checks
         try:
             if game.check(action):
                 return None
         except GameError as exc:
             return _untraced(exc)
+        finally:
+            game.position_memo = outer
         return self.applied(action)
 
     def applied(self, action: Action) -> GameError | None:

@@ -124,7 +124,8 @@ class StockRound(Round):
         [``stock.must_sell``]."""
         if action.entity != player.id or action.type == SellShares.TYPE:
             return
-        if not game.title.must_sell(game, self, player):
+        if not game.remembered(("must_sell", player.id),
+                               lambda: game.title.must_sell(game, self, player)):
             return
         if action.type in game.title.actions_while_must_sell(game, self, player):
             return
@@ -168,7 +169,13 @@ class StockRound(Round):
 
     # -- checks shared by buy and par ---------------------------------------------------
     def cert_count(self, game: Game, player: Player) -> int:
-        """Certificates counting toward the limit (privates too where the title says so)."""
+        """Certificates counting toward the limit (privates too where the title says so);
+        once per position in the legal-action checks (:meth:`Game.remembered
+        <rhineland.engine.game.Game.remembered>`)."""
+        return game.remembered(("cert_count", player.id),
+                               lambda: self._cert_count(game, player))
+
+    def _cert_count(self, game: Game, player: Player) -> int:
         pid = player.id
         if type(game.title).counts_for_cert_limit is StockRules.counts_for_cert_limit:
             # every certificate counts (no title hook to ask for each): asked by every
