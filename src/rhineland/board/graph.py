@@ -494,9 +494,10 @@ class _Walk:
         self.nodes: set[int] = set()
         self.seen_paths: set[int] = set()
         self.blocked: dict[int, bool] = {}
-        self.visited_nodes: set[int] = set()
-        self.visited_paths: set[int] = set()
-        self.edge_use: set[int] = set()
+        # marks of the current chain, one byte per node / path key and per hex side
+        self.visited_nodes = bytearray()
+        self.visited_paths = bytearray()
+        self.edge_use = bytearray()
         self.looks: dict[int, list[tuple[int, str]]] | None = None
         self.entered: set[int] = set()
         self.sources: frozenset[int] = frozenset()
@@ -518,10 +519,14 @@ class _Walk:
 
     def from_token(self, start: int, sources: list[int]) -> None:
         """Walk from one token city (the other token cities count as visited)."""
-        self.visited_nodes = {s for s in sources if s != start}
+        keys = len(self.geoms) * _PER_HEX
+        self.visited_nodes = visited = bytearray(keys)
+        for s in sources:
+            if s != start:
+                visited[s] = 1
         self.sources = frozenset(sources)
-        self.visited_paths = set()
-        self.edge_use = set()
+        self.visited_paths = bytearray(keys)
+        self.edge_use = bytearray(len(self.geoms) * 8)
         self.node(start, False)
 
     def blocks(self, key: int, g: TileGeometry) -> bool:
@@ -542,17 +547,17 @@ class _Walk:
 
     def node(self, key: int, converging: bool) -> None:
         visited_nodes = self.visited_nodes
-        if key in visited_nodes:
+        if visited_nodes[key]:
             return
-        visited_nodes.add(key)
+        visited_nodes[key] = 1
         hi = key // _PER_HEX
         base = hi * _PER_HEX
         visited = self.visited_paths
         for pi in self.geoms[hi].node_paths.get(key - base, ()):
-            if base + pi not in visited:
+            if not visited[base + pi]:
                 self.path(hi, pi, -1, converging, key)
         if converging:
-            visited_nodes.discard(key)
+            visited_nodes[key] = 0
 
     def path(self, hi: int, pi: int, skip: int, converging: bool, origin: int) -> None:
         """Walk path ``pi`` of hex ``hi`` (entered by edge ``skip``, -1 from a node),
@@ -577,12 +582,12 @@ class _Walk:
         edge_use = self.edge_use
         sides = hi * 8
         for e in path.edges:
-            if sides + e in edge_use:
+            if edge_use[sides + e]:
                 return
         base = hi * _PER_HEX
         ref = base + pi
         visited = self.visited_paths
-        visited.add(ref)
+        visited[ref] = 1
         hl = self.links[hi]
         if ref not in self.seen_paths:
             self.seen_paths.add(ref)
@@ -615,7 +620,7 @@ class _Walk:
             blocked = self.blocked
             for n in path.nodes:
                 nxt = base + n
-                if nxt == origin or nxt in self.visited_nodes:
+                if nxt == origin or self.visited_nodes[nxt]:
                     continue
                 stop = blocked.get(nxt)
                 if stop is None:
@@ -636,15 +641,15 @@ class _Walk:
             found = og.gauge_paths.get(key)
             if found:
                 side = sides + e
-                edge_use.add(side)
+                edge_use[side] = 1
                 conv = converging or conv_e
                 obase = other * _PER_HEX
                 for npi in found:
-                    if obase + npi not in visited:
+                    if not visited[obase + npi]:
                         self.path(other, npi, back, conv, origin)
-                edge_use.discard(side)
+                edge_use[side] = 0
         if converging:
-            visited.discard(ref)
+            visited[ref] = 0
 
 
     def _look(self, hi: int, g: TileGeometry, back: int, gauge: str) -> None:
