@@ -71,8 +71,9 @@ def test_stated_train_prices_equal_the_search_in_random_games(title: str, seed: 
 
 def _trains_refused_between_companies(game: Game) -> int:
     """At a buy-train step where trains do not change hands between companies now, every
-    other company's train is refused at any price, and the price bounds of the listing's
-    spans for them (``other_train_price_bounds``) state no price; the trains tried."""
+    other company's train is refused at any price, the rules' price bounds for them
+    (``other_train_price_bounds``) state no price, and the listing has no span for them;
+    the trains tried."""
     from rhineland.engine.actions import BuyTrain
     from rhineland.engine.rounds.operating import OperatingRound
 
@@ -95,12 +96,12 @@ def _trains_refused_between_companies(game: Game) -> int:
                                                  entity_type=entity_type(entity),
                                                  train=t.id, price=price))
                 assert refused is not None and refused.rule == "train.from_other", (t.id, price)
+            least, most = game.title.other_train_price_bounds(game, rnd, entity, t)
+            assert least > most  # the rules state no price
             tried += 1
-    for c in candidates(game):  # the listing's spans for them state no price: untried
-        if isinstance(c, AmountSpan) and c.action.type == "buy_train":
-            assert c.bounds is not None
-            least, most = c.bounds()
-            assert least > most
+    # and the listing proposes none of them (no span, no trial)
+    assert not any(isinstance(c, AmountSpan) and c.action.type == "buy_train"
+                   for c in candidates(game))
     return tried
 
 
@@ -108,8 +109,8 @@ def _trains_refused_between_companies(game: Game) -> int:
 def test_no_train_changes_hands_between_companies_before_the_phase_allows(title: str) -> None:
     """Before trains may change hands between companies
     (``may_buy_trains_from_others``), every other company's train is refused, whatever
-    the price, and the price bounds the legal listing narrows its spans by state no
-    price (no trial)."""
+    the price, the price bounds the rules state hold no price, and the legal listing
+    proposes no price span for them (no trial)."""
     tried = sum(_trains_refused_between_companies(game)
                 for seed in range(3) for game in random_positions(title, seed, ACTIONS))
     if title == "1893":

@@ -259,9 +259,9 @@ def train_candidates(game: Game, entity: Any,
                      depot: list[Any] | None = None) -> list[Candidate]:
     """Depot trains (one per type; each discarded train), other companies' trains (a price
     span each: its price checks' interval stated by the rules, one trial for each train
-    type, the sellers told apart by ``train_sellable_to``), pass, the president's
-    emergency sales, bankruptcy.  ``depot``: the title's ``available_depot_trains`` now,
-    where the caller has them."""
+    type, the sellers told apart by ``train_sellable_to``; none while trains do not
+    change hands between companies), pass, the president's emergency sales, bankruptcy.
+    ``depot``: the title's ``available_depot_trains`` now, where the caller has them."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
     seen: set[str] = set()
@@ -282,6 +282,8 @@ def train_candidates(game: Game, entity: Any,
         # emergency sales and bankruptcy exist only for a train the company must buy
         out.append(trusted(Bankrupt, entity=sym, entity_type=etype))
         out.extend(sell_share_actions(game, game.player(owners[0])))
+    if not game.title.may_buy_trains_from_others(game, entity):
+        return out  # every price refused (the first check of a purchase from another)
     others = list(game.corporations.values()) + list(game.minors.values())
     bounds = game.title.other_train_price_bounds  # the price checks' interval
     sellable = game.title.train_sellable_to  # the one check that tells the sellers apart
