@@ -37,11 +37,14 @@ def fake_tree(root: Path) -> None:
         src.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(native.source_path(m, SRC), src)
         src.with_name(src.stem + SUFFIX).write_bytes(b"")
+    native.shared_lib(root).write_bytes(b"")
+    dependency = root / "rhineland" / "board" / "hexgrid.py"
+    shutil.copy(SRC / "rhineland" / "board" / "hexgrid.py", dependency)
 
 
 def write_manifest(root: Path) -> None:
     """The manifest of the tree as it stands (as a build writes it)."""
-    sources = {m: native._digest(native.source_path(m, root)) for m in native.MODULES}
+    sources = native.source_digests(root)
     (root / "rhineland" / native.MANIFEST).write_bytes(orjson.dumps({"sources": sources}))
 
 
@@ -123,9 +126,58 @@ def test_clean_removes_the_build(tmp_path: Path) -> None:
     (tmp_path / f"0123abcd__mypyc{SUFFIX}").write_bytes(b"")
     gone = native.clean(tmp_path)
     assert len(gone) == len(native.MODULES) + 2
+    assert (tmp_path / f"0123abcd__mypyc{SUFFIX}").exists()  # another project's, kept
     assert not native.built(tmp_path)
     assert native.read_manifest(tmp_path) is None
     assert all(native.source_path(m, tmp_path).exists() for m in native.MODULES)
+
+
+def test_an_edited_dependency_makes_the_build_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
+) -> None:
+    # the compiled graph module checks the types of what it imports from hexgrid
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    hexgrid = tmp_path / "rhineland" / "board" / "hexgrid.py"
+    hexgrid.write_text(hexgrid.read_text().replace(
+        "OPPOSITE: tuple[int, ...] = tuple(opposite(e) for e in range(6))",
+        "OPPOSITE: list[int] = [opposite(e) for e in range(6)]"))
+    assert native.stale_modules(tmp_path) == ["rhineland.board.hexgrid"]
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.board\.hexgrid changed"):
+        assert native.install(tmp_path) is False
+
+
+def test_a_build_for_another_python_is_no_build(tmp_path: Path) -> None:
+    fake_tree(tmp_path)
+    for m in native.MODULES:
+        native.compiled_paths(m, tmp_path)[0].rename(
+            native.source_path(m, tmp_path).with_suffix(".cpython-399-x86_64-linux-gnu.so"))
+    native.shared_lib(tmp_path).unlink()
+    write_manifest(tmp_path)
+    assert not native.built(tmp_path)
+    assert len(native.clean(tmp_path)) == len(native.MODULES) + 1  # still removed by clean
+
+
+def test_a_build_without_mypyc_keeps_the_earlier_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "mypyc" else real(name, *a))
+    with pytest.raises(native.NativeBuildError, match="mypyc is not installed"):
+        native.build(tmp_path)
+    assert native.stale_modules(tmp_path) == []
+
+
+@pytest.mark.parametrize(("value", "pure"), [("1", True), ("yes", True), ("0", False),
+                                             ("", False), ("false", False)])
+def test_pure_env_values(monkeypatch: pytest.MonkeyPatch, value: str, pure: bool) -> None:
+    monkeypatch.setenv(native.PURE_ENV, value)
+    assert native.pure_requested() is pure
 
 
 def probe(root: Path, pure: bool, exports: list[str]) -> dict[str, object]:
@@ -150,7 +202,7 @@ def test_native_build_behaves_as_its_sources(tmp_path: Path) -> None:
     shutil.copytree(SRC / "rhineland", tmp_path / "rhineland",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so", native.MANIFEST))
     compiled = native.build(tmp_path)
-    assert len(compiled) == len(native.MODULES)
+    assert len(compiled) == len(native.MODULES) + 1  # and the shared library
     assert native.stale_modules(tmp_path) == []
     exports = [str(SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json"),
                str(SHARED / "fixtures" / "1893" / "1893_end_bank.json")]

@@ -25,6 +25,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import shutil
 import sys
 import warnings
 from collections.abc import Sequence
@@ -44,15 +45,31 @@ MODULES: tuple[str, ...] = (
 MANIFEST = "_native.json"
 """The build's manifest, in the ``rhineland`` package directory."""
 
+GROUP = "rhineland._native"
+"""The mypyc group: its shared library is ``rhineland/_native__mypyc<suffix>``, inside the
+package (a top-level name would sit among other projects' files in ``site-packages``)."""
+
 PURE_ENV = "RHINELAND_PURE"
-"""Set (to anything but empty) to import the sources even where a current build exists."""
+"""Set (to anything but empty or ``0``) to import the sources even where a current build
+exists."""
+
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+"""This interpreter's own extension suffix (with its ABI tag): a build for another Python
+is no build here."""
 
 _ROOT = Path(__file__).resolve().parent.parent
+
+_SETUP = """from setuptools import setup
+from mypyc.build import mypycify
+
+setup(name="rhineland-native", script_args=["build_ext", "--inplace"],
+      ext_modules=mypycify({files!r}, group_name={group!r}))
+"""
 
 
 class NativeBuildError(RuntimeError):
     """The native build failed (no mypyc, no C compiler, a compile error); the message
-    holds the compiler's last lines.  The sources are left as they were."""
+    holds the compiler's last lines.  An earlier build is left as it was."""
 
 
 def source_path(module: str, root: Path = _ROOT) -> Path:
@@ -61,14 +78,29 @@ def source_path(module: str, root: Path = _ROOT) -> Path:
 
 
 def compiled_paths(module: str, root: Path = _ROOT) -> list[Path]:
-    """The extension-module files of ``module`` present beside its source (any ABI tag)."""
+    """The extension-module file of ``module`` for this interpreter, if present."""
     src = source_path(module, root)
-    return sorted(p for p in src.parent.glob(src.stem + ".*")
-                  if any(p.name.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES))
+    path = src.with_name(src.stem + SUFFIX)
+    return [path] if path.exists() else []
+
+
+def shared_lib(root: Path = _ROOT) -> Path:
+    """The build's shared library (the compiled code of all :data:`MODULES`)."""
+    return root.joinpath(*GROUP.split(".")).with_name(GROUP.split(".")[-1] + "__mypyc" + SUFFIX)
 
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def source_digests(root: Path = _ROOT) -> dict[str, str]:
+    """``module -> SHA-256`` of every source of the package under ``root``: the compiled
+    code depends on the types of what it imports, not only on its own sources."""
+    out: dict[str, str] = {}
+    for path in sorted((root / "rhineland").rglob("*.py")):
+        rel = path.relative_to(root).with_suffix("")
+        out[".".join(rel.parts)] = _digest(path)
+    return out
 
 
 def read_manifest(root: Path = _ROOT) -> dict[str, str] | None:
@@ -84,22 +116,32 @@ def read_manifest(root: Path = _ROOT) -> dict[str, str] | None:
 
 
 def stale_modules(root: Path = _ROOT) -> list[str]:
-    """The modules whose compiled build is missing or no longer matches its source (all
-    of :data:`MODULES` when there is no manifest); ``[]``: the build is current."""
-    manifest = read_manifest(root) or {}
-    return [m for m in MODULES
-            if not compiled_paths(m, root) or manifest.get(m) != _digest(source_path(m, root))]
+    """What makes the build unusable: compiled modules missing, and modules of the package
+    added, removed or changed since the build (all of :data:`MODULES` when there is no
+    manifest or no shared library); ``[]``: the build is current."""
+    manifest = read_manifest(root)
+    if manifest is None or not shared_lib(root).exists():
+        return list(MODULES)
+    missing = [m for m in MODULES if not compiled_paths(m, root)]
+    now = source_digests(root)
+    changed = sorted(m for m in now.keys() | manifest.keys() if now.get(m) != manifest.get(m))
+    return missing + [m for m in changed if m not in missing]
 
 
 def built(root: Path = _ROOT) -> bool:
-    """Whether any compiled module is present (current or not)."""
-    return any(compiled_paths(m, root) for m in MODULES)
+    """Whether any compiled file for this interpreter is present (current or not)."""
+    return shared_lib(root).exists() or any(compiled_paths(m, root) for m in MODULES)
 
 
 def active() -> bool:
     """Whether this process runs the compiled modules (``rhineland`` imported first)."""
     module = sys.modules.get(MODULES[0])
     return module is not None and not str(getattr(module, "__file__", "")).endswith(".py")
+
+
+def pure_requested() -> bool:
+    """Whether ``RHINELAND_PURE`` asks for the sources (set, and not empty or ``0``)."""
+    return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
@@ -125,12 +167,13 @@ def install(root: Path = _ROOT) -> bool:
     ``rhineland/__init__`` first of all."""
     if not built(root):
         return False
-    pure = bool(os.environ.get(PURE_ENV))
+    pure = pure_requested()
     stale = [] if pure else stale_modules(root)
     if pure or stale:
         if stale:
+            shown = ", ".join(stale[:4]) + (f" and {len(stale) - 4} more" if len(stale) > 4 else "")
             warnings.warn(
-                f"rhineland: the native build is stale ({', '.join(stale)} changed since "
+                f"rhineland: the native build is stale ({shown} changed since "
                 "it was compiled); running the pure-Python sources: run "
                 "`rhineland native build` again, or `rhineland native clean`",
                 RuntimeWarning, stacklevel=2)
@@ -141,13 +184,17 @@ def install(root: Path = _ROOT) -> bool:
 
 
 def clean(root: Path = _ROOT) -> list[Path]:
-    """Remove the native build under ``root``: the compiled modules, their shared library
-    and the manifest.  Returns the files removed."""
+    """Remove the native build under ``root``: the compiled modules (any Python's), their
+    shared library and the manifest -- files inside the package only.  Returns the files
+    removed."""
     gone: list[Path] = []
     for m in MODULES:
-        gone += compiled_paths(m, root)
-    gone += sorted(p for p in root.glob("*__mypyc.*")
-                   if any(p.name.endswith(s) for s in importlib.machinery.EXTENSION_SUFFIXES))
+        src = source_path(m, root)
+        gone += sorted(p for p in src.parent.glob(src.stem + ".*")
+                       if p.suffix in (".so", ".pyd"))
+    lib = shared_lib(root)
+    gone += sorted(p for p in lib.parent.glob(lib.name.split(".")[0] + ".*")
+                   if p.suffix in (".so", ".pyd"))
     manifest = root / "rhineland" / MANIFEST
     if manifest.exists():
         gone.append(manifest)
@@ -156,41 +203,52 @@ def clean(root: Path = _ROOT) -> list[Path]:
     return gone
 
 
+def _place(src: Path, dst: Path) -> None:
+    """Copy ``src`` to ``dst`` by a rename within ``dst``'s directory (a new file: processes
+    that loaded the old one keep it; none sees a half-written file)."""
+    tmp = dst.with_name(dst.name + ".tmp")
+    shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
 def build(root: Path = _ROOT, *, quiet: bool = True) -> list[Path]:
-    """Compile :data:`MODULES` under ``root`` with mypyc, in place, and write the manifest.
+    """Compile :data:`MODULES` under ``root`` with mypyc and write the manifest.
 
-    Replaces an earlier build.  Takes about a minute (one C compilation).  Returns the
-    compiled files.  Raises :class:`NativeBuildError` when mypyc is missing or the
-    compilation fails (the earlier build is removed then: the sources are used)."""
-    import shutil
+    The sources are compiled in a temporary copy of the package (nothing is written
+    beside them but the compiled files and the manifest, last); an earlier build is
+    replaced only when the compilation succeeded.  Takes about a minute (one C
+    compilation).  Returns the compiled files.  Raises :class:`NativeBuildError` when
+    mypyc is missing or the compilation fails (an earlier build is left as it was)."""
     import subprocess
+    import tempfile
 
-    clean(root)
     if importlib.util.find_spec("mypyc") is None:
-        raise NativeBuildError("mypyc is not installed: pip install 'rhineland[native]'")
-    files = [str(source_path(m, root).relative_to(root)) for m in MODULES]
-    work = root / "build"
-    existed = work.exists()
-    try:
+        raise NativeBuildError("mypyc is not installed: pip install mypy setuptools "
+                               "(the 'native' extra of rhineland)")
+    files = [str(source_path(m, Path()).as_posix()) for m in MODULES]
+    with tempfile.TemporaryDirectory(prefix="rhineland-native-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(root / "rhineland", work / "rhineland",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", MANIFEST))
+        digests = source_digests(work)
+        (work / "setup.py").write_text(_SETUP.format(files=files, group=GROUP))
         done = subprocess.run(
-            [sys.executable, "-m", "mypyc", *files], cwd=root, capture_output=quiet,
-            text=True, check=False,
+            [sys.executable, "setup.py"], cwd=work, capture_output=quiet, text=True,
+            check=False,
         )
-    finally:
-        if not existed:
-            shutil.rmtree(work, ignore_errors=True)
-    if done.returncode != 0:
+        made = [source_path(m, work).with_name(source_path(m, work).stem + SUFFIX)
+                for m in MODULES] + [shared_lib(work)]
+        if done.returncode != 0 or not all(p.exists() for p in made):
+            tail = "\n".join(((done.stdout or "") + (done.stderr or "")).splitlines()[-8:])
+            raise NativeBuildError(f"mypyc failed (exit {done.returncode}): {tail}")
         clean(root)
-        tail = "\n".join(((done.stdout or "") + (done.stderr or "")).splitlines()[-8:])
-        raise NativeBuildError(f"mypyc failed (exit {done.returncode}): {tail}")
-    manifest = {"python": f"{sys.version_info.major}.{sys.version_info.minor}",
-                "sources": {m: _digest(source_path(m, root)) for m in MODULES}}
-    (root / "rhineland" / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-    out = [p for m in MODULES for p in compiled_paths(m, root)]
-    if len(out) < len(MODULES):
-        clean(root)
-        raise NativeBuildError("mypyc ran but did not leave every compiled module")
-    return out
+        for p in made:
+            _place(p, root / p.relative_to(work))
+    manifest = {"python": sys.implementation.cache_tag, "sources": digests}
+    path = root / "rhineland" / MANIFEST
+    path.with_name(MANIFEST + ".tmp").write_text(json.dumps(manifest, indent=1) + "\n")
+    os.replace(path.with_name(MANIFEST + ".tmp"), path)
+    return [root / p.relative_to(work) for p in made]
 
 
 USING_NATIVE = install()

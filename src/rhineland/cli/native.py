@@ -23,10 +23,10 @@ def build_cmd(verbose: bool) -> None:
     """Compile the modules in place and write the manifest; exit status 2 if it fails
     (the pure-Python sources are used then)."""
     try:
-        out = native.build(quiet=not verbose)
+        native.build(quiet=not verbose)
     except native.NativeBuildError as exc:
         fail("bad_argument", str(exc).replace("\n", " | "))
-    click.echo(f"built {len(out)} compiled modules: {', '.join(native.MODULES)}")
+    click.echo(f"built {len(native.MODULES)} compiled modules: {', '.join(native.MODULES)}")
     click.echo("new processes use them (RHINELAND_PURE=1 to run the sources)")
 
 
