@@ -259,12 +259,12 @@ class Game:
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
         self._train_at: dict[str, int] = {}
+        """Where :meth:`train` last found each train id in the state's trains (their
+        order is the data's, kept by clones): looked at first, then checked."""
         self.position_memo: dict[Hashable, Any] | None = None
         """Answers that hold for the position as it stands, kept while a legal-action
         trial asks :meth:`check` (the state untouched: :class:`~rhineland.engine.legal.Trial`
         sets it and takes it away); ``None`` otherwise (:meth:`remembered`)."""
-        """Where :meth:`train` last found each train id in the state's trains (their
-        order is the data's, kept by clones): looked at first, then checked."""
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
