@@ -56,6 +56,22 @@ def meta_path() -> Iterator[list[object]]:
     sys.meta_path[:] = before
 
 
+def without_guard_finders() -> None:
+    """Take the suite's own source finder off ``sys.meta_path`` (the fixture puts it back),
+    so that :func:`native.install` under test adds its own."""
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+
+
+@pytest.fixture
+def built_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fake tree with a current build (:func:`fake_tree`, :func:`write_manifest`), no
+    ``RHINELAND_PURE``."""
+    monkeypatch.delenv(native.PURE_ENV, raising=False)
+    fake_tree(tmp_path)
+    write_manifest(tmp_path)
+    return tmp_path
+
+
 def added_finders(before: list[object]) -> list[native._SourceFinder]:
     """The guard's source finders put on ``sys.meta_path`` since ``before``."""
     return [f for f in sys.meta_path
@@ -73,29 +89,22 @@ def test_no_build_means_the_sources(tmp_path: Path, meta_path: list[object]) -> 
     assert added_finders(meta_path) == []
 
 
-def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                 meta_path: list[object]) -> None:
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    fake_tree(tmp_path)
-    write_manifest(tmp_path)
-    assert native.built(tmp_path)
-    assert native.stale_modules(tmp_path) == []
+def test_a_current_build_is_used(built_tree: Path, meta_path: list[object]) -> None:
+    assert native.built(built_tree)
+    assert native.stale_modules(built_tree) == []
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert native.install(tmp_path) is True
+        assert native.install(built_tree) is True
     assert added_finders(meta_path) == []
 
 
-def test_a_changed_source_makes_every_module_pure(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
-) -> None:
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    fake_tree(tmp_path)
-    write_manifest(tmp_path)
+def test_a_changed_source_makes_every_module_pure(built_tree: Path,
+                                                   meta_path: list[object]) -> None:
+    tmp_path = built_tree
     changed = native.source_path("rhineland.routes.search", tmp_path)
     changed.write_text(changed.read_text() + "\n# edited after the build\n")
     assert native.stale_modules(tmp_path) == ["rhineland.routes.search"]
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    without_guard_finders()
     with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.routes\.search changed"):
         assert native.install(tmp_path) is False
     [finder] = added_finders(meta_path)
@@ -108,15 +117,13 @@ def test_a_changed_source_makes_every_module_pure(
 
 
 def test_pure_env_var_wins_over_a_current_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
+    built_tree: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
 ) -> None:
-    fake_tree(tmp_path)
-    write_manifest(tmp_path)
     monkeypatch.setenv(native.PURE_ENV, "1")
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    without_guard_finders()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert native.install(tmp_path) is False
+        assert native.install(built_tree) is False
     assert len(added_finders(meta_path)) == 1
 
 
@@ -132,19 +139,16 @@ def test_clean_removes_the_build(tmp_path: Path) -> None:
     assert all(native.source_path(m, tmp_path).exists() for m in native.MODULES)
 
 
-def test_an_edited_dependency_makes_the_build_stale(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, meta_path: list[object]
-) -> None:
+def test_an_edited_dependency_makes_the_build_stale(built_tree: Path,
+                                                    meta_path: list[object]) -> None:
     # the compiled graph module checks the types of what it imports from hexgrid
-    monkeypatch.delenv(native.PURE_ENV, raising=False)
-    fake_tree(tmp_path)
-    write_manifest(tmp_path)
+    tmp_path = built_tree
     hexgrid = tmp_path / "rhineland" / "board" / "hexgrid.py"
     hexgrid.write_text(hexgrid.read_text().replace(
         "OPPOSITE: tuple[int, ...] = tuple(opposite(e) for e in range(6))",
         "OPPOSITE: list[int] = [opposite(e) for e in range(6)]"))
     assert native.stale_modules(tmp_path) == ["rhineland.board.hexgrid"]
-    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, native._SourceFinder)]
+    without_guard_finders()
     with pytest.warns(RuntimeWarning, match=r"stale \(rhineland\.board\.hexgrid changed"):
         assert native.install(tmp_path) is False
 
