@@ -1,11 +1,13 @@
 """Run by tests/test_native.py in a fresh process (native or pure): prints one JSON line
 of fingerprints -- whether the compiled modules are in use, the legal-action masks and
 observations of an env run per title, and the state after replaying real games (the
-export paths are the arguments)."""
+export paths are the arguments), of the game and of its deep and pickled copies."""
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import pickle
 import sys
 
 import numpy as np
@@ -38,6 +40,12 @@ def env_run(title: str, players: int, seed: int) -> str:
     return digest.hexdigest()
 
 
+def state_digest(game: object) -> str:
+    """SHA-256 of the game's state view."""
+    return hashlib.sha256(orjson.dumps(game_state(game),  # type: ignore[arg-type]
+                                       option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
 def main() -> None:
     """Print the fingerprints as one JSON object."""
     out: dict[str, object] = {"active": native.active()}
@@ -45,8 +53,10 @@ def main() -> None:
     out["18Rhl"] = env_run("18Rhl", 4, 5)
     for path in sys.argv[1:]:
         game = replay(load_export(path))
-        out[path] = hashlib.sha256(orjson.dumps(game_state(game),
-                                                option=orjson.OPT_SORT_KEYS)).hexdigest()
+        # the end state, and that of a deep copy and of a pickled copy of the game (its
+        # board's route cache holds compiled objects in the native build)
+        out[path] = [state_digest(g) for g in
+                     (game, copy.deepcopy(game), pickle.loads(pickle.dumps(game)))]
     print(orjson.dumps(out).decode())
 
 

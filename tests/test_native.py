@@ -10,9 +10,11 @@ replayed to their end.
 
 from __future__ import annotations
 
+import copy
 import importlib.machinery
 import importlib.util
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -23,6 +25,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from play import random_positions
 from reference import SHARED, needs_shared
 from rhineland import native
 
@@ -216,3 +219,18 @@ def test_native_build_behaves_as_its_sources(tmp_path: Path) -> None:
     assert slow.pop("active") is False
     assert fast == slow
     assert len(fast) == 4
+    for export in exports:  # the copies of a game have its state
+        assert len(set(fast[export])) == 1  # type: ignore[arg-type]
+
+
+def test_a_board_copies_without_its_route_cache() -> None:
+    """A board deep-copied or pickled leaves its route cache behind (rebuilt on demand; in
+    the native build it holds compiled objects, which do not copy)."""
+    game = next(random_positions("1893", 2, 1))
+    board = game.board
+    board.route_cache = object()
+    for copied in (copy.deepcopy(board), pickle.loads(pickle.dumps(board))):
+        assert copied.route_cache is None
+        assert copied.version == board.version
+        assert copied.tiles == board.tiles and copied.tokens == board.tokens
+        assert copied.supply == board.supply and copied.spec == board.spec

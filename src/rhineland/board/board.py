@@ -77,6 +77,18 @@ class Board:
         b.route_cache = self.route_cache  # same tiles, same version: the cache stays valid
         return b
 
+    def __getstate__(self) -> dict[str, object]:
+        """The board for ``pickle`` and ``copy.deepcopy``, without its route cache (rebuilt on
+        demand; it may hold objects of the native build, which do not copy)."""
+        state = {name: getattr(self, name) for name in self.__slots__}
+        state["route_cache"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore a board from :meth:`__getstate__`."""
+        for name, value in state.items():
+            setattr(self, name, value)
+
     # -- tiles ---------------------------------------------------------------
     def tile_at(self, hex_id: str) -> PlacedTile:
         """The tile currently on ``hex_id``; raises ``GameError`` for an unknown hex."""
