@@ -476,6 +476,7 @@ def test_search_takes_the_949_town_and_city_in_either_direction(
         assert c.ub >= rev and s.evaluate(s.model("6-4"), c) >= rev
 
 
+@pytest.mark.sources_only
 def test_collector_paused_during_a_search_and_restored_after(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

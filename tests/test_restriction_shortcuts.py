@@ -66,6 +66,7 @@ def test_shortcut_answers_equal_the_walk(title: str, monkeypatch: pytest.MonkeyP
     assert relaxed_no >= 0.99 * (asked - reached)
 
 
+@pytest.mark.sources_only
 def test_checking_one_lay_walks_without_the_relaxed_reach(monkeypatch: pytest.MonkeyPatch) -> None:
     """A replay checks each recorded lay alone (no listing of every lay made the board's
     walk): the relaxed reach (:func:`may_walk_any`, a walk of the whole board once per

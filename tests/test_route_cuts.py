@@ -28,6 +28,7 @@ def _walk(s: _Search, train: str) -> tuple[list[tuple[int, ...]], int]:
     return sorted(c.nodes for c in got), s.nodes_explored
 
 
+@pytest.mark.sources_only
 @pytest.mark.parametrize("title", sorted(GAMES))
 def test_token_cut_keeps_every_candidate(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """With and without the cut (every distance 0) the walks list the same candidates on

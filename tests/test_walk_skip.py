@@ -31,6 +31,7 @@ def _first_seen(looks: tuple[tuple[int, str], ...]) -> list[tuple[int, str]]:
 
 
 @needs_shared
+@pytest.mark.sources_only
 @pytest.mark.parametrize("title", sorted(GAMES))
 def test_skipping_steps_keeps_the_walk(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
     ref = ReferenceGames(title)
