@@ -88,7 +88,8 @@ def compiled_paths(module: str, root: Path = _ROOT) -> list[Path]:
 
 def shared_lib(root: Path = _ROOT) -> Path:
     """The build's shared library (the compiled code of all :data:`MODULES`)."""
-    return root.joinpath(*GROUP.split(".")).with_name(GROUP.split(".")[-1] + "__mypyc" + SUFFIX)
+    *package, name = GROUP.split(".")
+    return root.joinpath(*package, f"{name}__mypyc{SUFFIX}")
 
 
 def _digest(path: Path) -> str:
