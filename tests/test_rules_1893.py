@@ -39,6 +39,7 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
+from rhineland.io.state_view import game_state
 from rhineland.titles import get_title
 
 PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
@@ -1065,6 +1066,10 @@ def test_bankruptcy_ends_the_game_at_once() -> None:
     assert (step(game), current(game), de.cash, de.trains) == ("buy_train", "DE", 60, [])
     assert de.president == 1001 and game.player(1001).cash == 309
     bank = game.bank.cash
+    # the checks made first are the whole of the rules for it (no trial on a copy)
+    before = game_state(game)
+    assert game.check(Bankrupt(**co("DE"))) is True
+    assert game_state(game) == before
     game.process(Bankrupt(**co("DE")))
     assert game.state.finished and game.state.game_end_reason == "bankrupt"
     assert game.player(1001).bankrupt and game.player(1001).cash == 0

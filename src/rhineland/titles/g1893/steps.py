@@ -184,7 +184,10 @@ class G1893BuyTrain(BuyTrainStep):
     """A president who cannot pay for a train even after selling all they may goes
     bankrupt: their cash goes to the bank and the game ends at once (seed 001)."""
 
-    CHECKED: ClassVar[frozenset[str]] = BuyTrainStep.CHECKED  # its apply refuses no more
+    CHECKED: ClassVar[frozenset[str]] = BuyTrainStep.CHECKED | {Bankrupt.TYPE}
+    """As the default's (its apply refuses no more), and a bankruptcy: once
+    :meth:`check_bankrupt` allows it, :meth:`bankrupt` sells, pays and ends the game,
+    refusing nothing (the legal-action trials then need no copy of the state)."""
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """As the default, and trade-ins: an own train for a depot or discarded train
