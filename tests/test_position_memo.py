@@ -2,7 +2,8 @@
 
 While a :class:`~rhineland.engine.legal.Trial` asks ``Game.check`` (the state untouched)
 it lends the game its memo: a stock-round player's certificate count and whether they
-must sell are then worked out once per position, not once per candidate.  Outside those
+must sell, and the step of an operating round that takes each action type, are then
+worked out once per position, not once per candidate.  Outside those
 checks (``process``, a trial applied to a copy of the state) every rule computes afresh.
 At every position of seeded random games of both titles the legal actions with the memo
 equal those without it; a memo answer lives only as long as its trial.
@@ -32,6 +33,7 @@ def listing(game: Game) -> list[str]:
 def test_the_memo_keeps_every_listing(title: str, monkeypatch: pytest.MonkeyPatch) -> None:
     kept = 0
     stock_positions = 0
+    routed = 0
     for seed in (3, 4):
         for game in random_positions(title, seed, ACTIONS):
             with_memo = listing(game)
@@ -49,8 +51,10 @@ def test_the_memo_keeps_every_listing(title: str, monkeypatch: pytest.MonkeyPatc
             if isinstance(game.round, StockRound):
                 stock_positions += 1
                 kept += len(calls) > len(set(calls))  # asked again: the memo answered
+            routes = [k for k in calls if isinstance(k, tuple) and k[0] == "or.route"]
+            routed += len(routes) > len(set(routes))  # an operating round's routing
             assert game.position_memo is None
-    assert stock_positions > 20 and kept > 10
+    assert stock_positions > 20 and kept > 10 and routed > 20
 
 
 def test_one_answer_per_position_and_trial() -> None:

@@ -59,7 +59,10 @@ class Step:
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Whether ``action`` is for this step now: its type is one of
-        :meth:`actions` of the entity whose turn it is."""
+        :meth:`actions` of the entity whose turn it is.  An override may look at the
+        state and at the action's type and entity type, nothing else of the action (an
+        operating round routes each type once per position while the legal actions are
+        listed: :meth:`~rhineland.engine.rounds.operating.OperatingRound.route`)."""
         return action.type in self.actions(game, rnd, entity)
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:

@@ -18,6 +18,7 @@ step goes on if it still has a decision, else the turn moves on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.actions import Action
@@ -244,7 +245,16 @@ class OperatingRound(Round):
         """The step that takes ``action`` now, the entity it acts for, and whether the
         step is open all turn (non-blocking): while a discard is pending the discard
         step; else the first open step that takes it; else the current step.  Raises
-        ``GameError`` (``"or.finished"``, ``"or.step"``) when none does."""
+        ``GameError`` (``"or.finished"``, ``"or.step"``) when none does.  A step takes an
+        action by its type and entity type (:meth:`Step.takes
+        <rhineland.engine.steps.Step.takes>`): the legal-action trials of one position
+        route each once (:meth:`Game.remembered
+        <rhineland.engine.game.Game.remembered>`)."""
+        return game.remembered(("or.route", action.type, action.entity_type),
+                               partial(self._route, game, action))
+
+    def _route(self, game: Game, action: Action) -> tuple[Step, Any, bool]:
+        """:meth:`route` worked out."""
         if self.pending_discards:
             return DISCARD_TRAIN, self.current_entity(game), False
         entity = self.current_entity(game)
