@@ -250,7 +250,7 @@ class OperatingRound(Round):
         <rhineland.engine.steps.Step.takes>`): the legal-action trials of one position
         route each once (:meth:`Game.remembered
         <rhineland.engine.game.Game.remembered>`)."""
-        return game.remembered(("or.route", action.type, action.entity_type),
+        return game.remembered(("or.route", id(self), action.type, action.entity_type),
                                partial(self._route, game, action))
 
     def _route(self, game: Game, action: Action) -> tuple[Step, Any, bool]:
