@@ -13,6 +13,7 @@ while only tokens change) are checked against fresh builds on the recorded
 from __future__ import annotations
 
 import dataclasses
+import gc
 
 import pytest
 
@@ -140,3 +141,28 @@ def test_a_route_step_checks_the_run_it_found_once(
             parts += 1
         steps += 1
     assert steps >= 5 and parts >= 1, (steps, parts)
+
+
+@pytest.mark.parametrize("title", sorted(GAMES))
+def test_search_leaves_nothing_for_the_cycle_collector(title: str) -> None:
+    """A route search frees all it made by reference counting: its recursive walks leave
+    no reference cycle behind (``search._released``, module-level recursive helpers).
+    Every ``run_routes`` position of the real game is searched anew (exact and in the
+    anytime mode) with the collector off; a collection afterwards finds nothing
+    unreachable.  Before, each search left its walks' closures (and the search state they
+    held) for the collector: on a 1893 random game, ~20 objects per env step."""
+    from rhineland.routes.search import _search_routes
+
+    pos = positions(title)
+    assert any(len(p.ctx.trains) >= 2 for p in pos)  # the runs of several trains too
+    gc.collect()
+    gc.disable()
+    try:
+        for p in pos:
+            _search_routes(p.ctx, None)
+            _search_routes(p.ctx, 50)
+            engine.run_revenue(p.ctx, list(p.routes))
+        found = gc.collect()
+    finally:
+        gc.enable()
+    assert found == 0

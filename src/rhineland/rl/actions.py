@@ -274,13 +274,16 @@ class ActionCodec:
         ]
         self.blocks: dict[str, tuple[int, int]] = {}
         self._index: dict[tuple[str, Hashable], int] = {}
-        self._slots: list[tuple[str, Hashable]] = []
+        table: list[tuple[str, Hashable]] = []
         for name, slots in blocks:
-            self.blocks[name] = (len(self._slots), len(slots))
+            self.blocks[name] = (len(table), len(slots))
             for s in slots:
                 key = (name, s)
-                self._index[key] = len(self._slots)
-                self._slots.append(key)
+                self._index[key] = len(table)
+                table.append(key)
+        # a tuple, not a list: a tuple of plain values is one the garbage collector stops
+        # tracking, so its full collections do not look through the ~50,000 slots
+        self._slots: tuple[tuple[str, Hashable], ...] = tuple(table)
         self.size = len(self._slots)
 
     # -- slots -------------------------------------------------------------------------

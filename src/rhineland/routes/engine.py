@@ -248,34 +248,35 @@ def _assemble(cands: list[list[Segment]], avoid: set[int], strict: bool) -> list
     """Pick one segment per chain and orient them into a path; None if impossible."""
     n = len(cands)
     out: list[Segment] = []
-
-    def fits(seg: Segment, used: set[int]) -> bool:
-        return not strict or not (seg.units & used)
-
-    def dfs(i: int, used: set[int]) -> bool:
-        if i == n:
-            return True
-        end = out[-1].b
-        for seg in cands[i]:
-            for s in (seg, seg.reversed()) if seg.a != seg.b else (seg,):
-                if s.a != end or not fits(s, used):
-                    continue
-                out.append(s)
-                if dfs(i + 1, used | s.units):
-                    return True
-                out.pop()
-        return False
-
     for seg in cands[0]:
         firsts = (seg,) if n == 1 else (seg, seg.reversed())
         for s in firsts:
-            if not fits(s, avoid):
+            if strict and s.units & avoid:
                 continue
             out.append(s)
-            if dfs(1, avoid | s.units):
+            if _assemble_from(cands, strict, out, 1, avoid | s.units):
                 return out
             out.pop()
     return None
+
+
+def _assemble_from(cands: list[list[Segment]], strict: bool, out: list[Segment], i: int,
+                   used: set[int]) -> bool:
+    """:func:`_assemble` from chain ``i`` on, ``out`` the segments picked before (a module
+    function: a recursive inner function would be a cycle left for the garbage
+    collector)."""
+    if i == len(cands):
+        return True
+    end = out[-1].b
+    for seg in cands[i]:
+        for s in (seg, seg.reversed()) if seg.a != seg.b else (seg,):
+            if s.a != end or (strict and s.units & used):
+                continue
+            out.append(s)
+            if _assemble_from(cands, strict, out, i + 1, used | s.units):
+                return True
+            out.pop()
+    return False
 
 
 def _units_text(ctx: RouteContext, units: set[int] | frozenset[int]) -> str:

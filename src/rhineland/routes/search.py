@@ -291,27 +291,38 @@ class Candidate:
     def realisations(self, avoid: int = 0) -> Iterator[tuple[int, tuple[Track, ...]]]:
         """Every choice of one segment per step using no track unit twice nor any unit of
         ``avoid``: ``(units bitmask, the chosen tracks in walk order)``."""
-        hops = self.hops
-        n = len(hops)
-        chosen: list[Track] = []
-
-        def walk(i: int, used: int) -> Iterator[tuple[int, tuple[Track, ...]]]:
-            if i == n:
-                yield used & ~avoid, tuple(chosen)
-                return
-            for alt in hops[i]:
-                if not alt[0] & used:
-                    chosen.append(alt)
-                    yield from walk(i + 1, used | alt[0])
-                    chosen.pop()
-
-        yield from walk(0, avoid)
+        yield from _realise(self.hops, avoid, [], 0, avoid)
 
     @property
     def segments(self) -> tuple[Segment, ...]:
         """The segments of the first realisation (walk order); ``()`` when there is none."""
         first = next(self.realisations(), None)
         return tuple(t[1] for t in first[1]) if first is not None else ()
+
+
+def _released(*args: Any) -> Any:
+    """What the name of a recursive inner function refers to once its walk is over.
+
+    An inner function that calls itself holds a reference to itself (through its closure),
+    a cycle that only the garbage collector frees, with everything the walk's closures
+    hold; rebinding the name to this function when the walk ends breaks the cycle, so
+    reference counting frees the walk at once.  Never called."""
+    raise AssertionError("a finished walk was called again")
+
+
+def _realise(hops: tuple[tuple[Track, ...], ...], avoid: int, chosen: list[Track], i: int,
+             used: int) -> Iterator[tuple[int, tuple[Track, ...]]]:
+    """:meth:`Candidate.realisations` from step ``i`` on, ``chosen`` the segments of the
+    steps before, ``used`` their units (a module function, not an inner one: a recursive
+    inner function refers to itself, a cycle left for the garbage collector)."""
+    if i == len(hops):
+        yield used & ~avoid, tuple(chosen)
+        return
+    for alt in hops[i]:
+        if not alt[0] & used:
+            chosen.append(alt)
+            yield from _realise(hops, avoid, chosen, i + 1, used | alt[0])
+            chosen.pop()
 
 
 def _walk_order(c: Candidate, tm: TrainModel) -> tuple[int, ...]:
@@ -335,25 +346,26 @@ def _joint(cands: list[Candidate]) -> list[tuple[Track, ...]] | None:
     items = [(len(alts), ci, hi) for ci, c in enumerate(cands) for hi, alts in enumerate(c.hops)]
     items.sort()  # fixed steps first, then the steps with fewest choices
     pick: list[Track | None] = [None] * len(items)
-    n = len(items)
-
-    def walk(i: int, used: int) -> bool:
-        if i == n:
-            return True
-        _n, ci, hi = items[i]
-        for alt in cands[ci].hops[hi]:
-            if not alt[0] & used:
-                pick[i] = alt
-                if walk(i + 1, used | alt[0]):
-                    return True
-        return False
-
-    if not walk(0, 0):
+    if not _joint_walk(cands, items, pick, 0, 0):
         return None
     out: list[list[Track | None]] = [[None] * len(c.hops) for c in cands]
     for (_n, ci, hi), alt in zip(items, pick, strict=True):
         out[ci][hi] = alt
     return [tuple(a for a in row if a is not None) for row in out]
+
+
+def _joint_walk(cands: list[Candidate], items: list[tuple[int, int, int]],
+                pick: list[Track | None], i: int, used: int) -> bool:
+    """:func:`_joint` from item ``i`` on (``used``: the units of the picks before)."""
+    if i == len(items):
+        return True
+    _n, ci, hi = items[i]
+    for alt in cands[ci].hops[hi]:
+        if not alt[0] & used:
+            pick[i] = alt
+            if _joint_walk(cands, items, pick, i + 1, used | alt[0]):
+                return True
+    return False
 
 
 def _split(c: Candidate, ids: UnitSets) -> list[Candidate]:
@@ -718,8 +730,10 @@ def enumerate_candidates(
     bonus = tm.profile.bonus_bound
     vals = tm.value
 
-    def dfs(node: int, vmask: int, umask: int, smask: int, gmask: int, free: int,
-            counted: bool, acc: int) -> None:
+    dfs: Callable[[int, int, int, int, int, int, bool, int], None]  # the walk (released)
+
+    def _dfs(node: int, vmask: int, umask: int, smask: int, gmask: int, free: int,
+             counted: bool, acc: int) -> None:
         """``umask``: units every realisation uses; ``smask``: track ids of the fixed steps;
         ``acc``: the positive stop values on the path."""
         nonlocal explored, theta, chunk, cb
@@ -870,6 +884,7 @@ def enumerate_candidates(
         starts = [s for s in starts if (need >> s) & 1]
     if prunes:  # good starts first: the threshold rises sooner
         starts.sort(key=lambda s: (-tm.value[s], s))
+    dfs = _dfs
     try:
         for br in resume or ():
             path[:] = br[1]
@@ -904,6 +919,7 @@ def enumerate_candidates(
     finally:
         if counter is not None:
             counter.nodes_explored += explored
+        dfs = _released
     if budget is not None:
         budget.spend(chunk)
     return out
@@ -1588,16 +1604,17 @@ def _packing(masks: list[int]) -> int:
     masks; beyond, their number -- an upper bound)."""
     if len(masks) > 16:
         return len(masks)
+    return _packing_from(masks, 0, 0)
 
-    def best(i: int, used: int) -> int:
-        if i == len(masks):
-            return 0
-        skip = best(i + 1, used)
-        if masks[i] & used:
-            return skip
-        return max(skip, 1 + best(i + 1, used | masks[i]))
 
-    return best(0, 0)
+def _packing_from(masks: list[int], i: int, used: int) -> int:
+    """:func:`_packing` of ``masks[i:]`` beside the units ``used``."""
+    if i == len(masks):
+        return 0
+    skip = _packing_from(masks, i + 1, used)
+    if masks[i] & used:
+        return skip
+    return max(skip, 1 + _packing_from(masks, i + 1, used | masks[i]))
 
 
 def _margin(k: int) -> Callable[[int], int]:
@@ -1652,6 +1669,22 @@ def _greedy(
             break
 
 
+def _need_bound(new_top: list[int | None], rs: list[int], first: int) -> int | None:
+    """The most the levels ``first``, ``first + 1``, ... (best ``ub`` ``rs``) add to a run
+    when one of them must take a candidate new to this pass (``new_top``: per level the
+    best ``ub`` of those, None where it has none; :func:`_branch_and_bound`); ``None``
+    when none can."""
+    total = sum(rs)
+    got: int | None = None
+    for j, r in enumerate(rs):
+        nt = new_top[first + j]
+        if nt is not None:
+            v = total - r + (r if r < nt else nt)
+            if got is None or v > got:
+                got = v
+    return got
+
+
 def _branch_and_bound(
     s: _Search,
     trains: list[str],
@@ -1679,18 +1712,6 @@ def _branch_and_bound(
         max(levels[j][f].ub, 0) if f < len(levels[j]) else None for j, f in enumerate(start_new)
     ]
 
-    def need_bound(rs: list[int], first: int) -> int | None:
-        """The most the levels ``first``, ``first + 1``, ... (best ``ub`` ``rs``) add when
-        one of them must take a new candidate; ``None`` when none can."""
-        total = sum(rs)
-        got: int | None = None
-        for j, r in enumerate(rs):
-            nt = new_top[first + j]
-            if nt is not None:
-                v = total - r + (r if r < nt else nt)
-                if got is None or v > got:
-                    got = v
-        return got
     best = _total(best_pick)
     same_as_prev = [i > 0 and names[trains[i]] == names[trains[i - 1]] for i in range(k)]
     run_end = list(range(k))  # run_end[i]: the last level of the same type right after i
@@ -1708,7 +1729,9 @@ def _branch_and_bound(
     pruned = 0
     explored = 0
 
-    def branch(level: int, clash: tuple[int, ...], cur: int, start: int, need: bool) -> None:
+    branch: Callable[[int, tuple[int, ...], int, int, bool], None]  # the search (released)
+
+    def _branch(level: int, clash: tuple[int, ...], cur: int, start: int, need: bool) -> None:
         """Level ``level``, ``cur`` M earned (optimistic until priced); ``clash[j]``: the
         candidates of train ``level + j`` that cannot run beside the routes picked so far
         (a subset: see :class:`_Index`); ``real[level]``: realisations of the picks that
@@ -1799,7 +1822,7 @@ def _branch_and_bound(
                 pruned = max(pruned, b)
                 break
             if i < first_new:  # an old pick: a later level must take a new candidate
-                nb = need_bound([*capped, *rests[same:]], level + 1)
+                nb = _need_bound(new_top, [*capped, *rests[same:]], level + 1)
                 if nb is None or cur + c.ub + nb <= best:
                     # so for every later old candidate too (ub not larger): the new ones
                     if nb is not None:
@@ -1850,7 +1873,7 @@ def _branch_and_bound(
                 lim = sum(lims)
             still = i < first_new
             if still:
-                nb = need_bound(lims, level + 1)
+                nb = _need_bound(new_top, lims, level + 1)
                 if nb is None:
                     continue
                 lim = nb
@@ -1882,7 +1905,7 @@ def _branch_and_bound(
             branch(level + 1, nxt, cur + val, i, still)
             pick[level] = None
         if need:  # "no route" here: a later level must take a new candidate
-            nb = need_bound(rests, level + 1)
+            nb = _need_bound(new_top, rests, level + 1)
             if nb is None:
                 return
             rest_now = nb
@@ -1892,10 +1915,12 @@ def _branch_and_bound(
         real[level + 1] = real[level]
         branch(level + 1, later, cur, len(lst), need)
 
+    branch = _branch
     try:
         branch(0, (0,) * k, 0, 0, fresh is not None)
     finally:
         s.nodes_explored += explored
+        branch = _released
     return pruned
 
 
