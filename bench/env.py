@@ -1,7 +1,7 @@
 """Benchmark: PettingZoo environment steps per second.
 
     .venv/bin/python bench/env.py [--title 18Rhl] [--players 4] [--steps 3000] [--seed 0]
-                                  [--warmup 0] [--no-observe]
+                                  [--warmup 0] [--no-observe] [--repeat 1]
 
 Plays random legal codes (uniform over the action mask) through
 :class:`rhineland.env.RhinelandEnv` for ``--steps`` steps (a new game when one ends),
@@ -14,12 +14,18 @@ is the environment's own work (legal codes, observation, ``step``); the random a
 draw of a code from the mask is the caller's work and is timed apart (it is also shown
 with the draw included, and resets are in neither).  ``--warmup N`` plays N steps first,
 untimed (the same games go on): a long training run's steady state, once the process's
-caches are filled and its first full garbage collections are past.
+caches are filled and its first full garbage collections are past.  ``--repeat K``
+measures K times, each time a new environment playing the same games from their start,
+and prints the best, median and slowest, as ``timeit`` does: the same work each time, so
+on a shared machine the spread is the machine's (its neighbours' load), not the code's.
+``bench/instructions.py`` counts the instructions of a step instead, a figure no machine
+state moves.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import numpy as np
@@ -38,7 +44,21 @@ def main() -> None:
                     help="steps played first, untimed (the steady state of a long run)")
     ap.add_argument("--no-observe", action="store_true",
                     help="skip the observation vector (mask only)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measure this many times, the same games each time (best, median, "
+                         "slowest shown)")
     args = ap.parse_args()
+    rates = [_run(args) for _ in range(max(args.repeat, 1))]
+    if len(rates) > 1:
+        ordered = sorted(rates)
+        print(f"{args.title} {args.players}p: {len(rates)} runs of the same {args.steps} steps: "
+              f"best {ordered[-1]:.0f} steps/s, median {statistics.median(ordered):.0f}, "
+              f"slowest {ordered[0]:.0f}")
+
+
+def _run(args: argparse.Namespace) -> float:
+    """One measurement (a new environment, the seed's games from their start); prints
+    its line and returns its steps/s."""
     env = RhinelandEnv(args.title, args.players, seed=args.seed)
     env.reset()
     rng = np.random.default_rng(args.seed)
@@ -80,7 +100,8 @@ def main() -> None:
           f"{games} games ended); per step: legal codes {t_legal / n * 1e3:.2f} ms "
           f"(engine legal_actions {t_engine / n * 1e3:.2f} ms), "
           f"observation {t_obs / n * 1e3:.2f} ms, process {t_step / n * 1e3:.2f} ms; "
-          f"codes {env.codec.size}, observation {env.encoder.size} floats")
+          f"codes {env.codec.size}, observation {env.encoder.size} floats", flush=True)
+    return float(n / cpu)
 
 
 if __name__ == "__main__":
