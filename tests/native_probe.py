@@ -1,11 +1,13 @@
 """Run by tests/test_native.py in a fresh process (native or pure): prints one JSON line
 of fingerprints -- whether the compiled modules are in use, the legal-action masks and
-observations of an env run per title, and the state after replaying real games (the
-export paths are the arguments), of the game and of its deep and pickled copies."""
+observations of an env run per title, the objects those runs leave for the cycle collector,
+and the state after replaying real games (the export paths are the arguments), of the
+game and of its deep and pickled copies."""
 
 from __future__ import annotations
 
 import copy
+import gc
 import hashlib
 import pickle
 import sys
@@ -49,8 +51,14 @@ def state_digest(game: object) -> str:
 def main() -> None:
     """Print the fingerprints as one JSON object."""
     out: dict[str, object] = {"active": native.active()}
-    out["1893"] = env_run("1893", 3, 5)
-    out["18Rhl"] = env_run("18Rhl", 4, 5)
+    gc.collect()
+    gc.disable()  # what the env runs leave for the cycle collector, counted below
+    try:
+        out["1893"] = env_run("1893", 3, 5)
+        out["18Rhl"] = env_run("18Rhl", 4, 5)
+        out["cycles"] = gc.collect()
+    finally:
+        gc.enable()
     for path in sys.argv[1:]:
         game = replay(load_export(path))
         # the end state, and that of a deep copy and of a pickled copy of the game (its
