@@ -29,9 +29,11 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent / "env.py"
 
 
-def count(title: str, players: int, steps: int, seed: int, pure: bool) -> int:
+def count(title: str, players: int, steps: int, seed: int, pure: bool) -> tuple[int, str]:
     """The instructions callgrind counts for the whole run of ``bench/env.py`` with these
-    settings.  Raises ``RuntimeError`` when valgrind fails or reports no total."""
+    settings, and the mode that run reports (``"native build"`` or ``"pure Python"``: a
+    stale build runs the sources).  Raises ``RuntimeError`` when valgrind fails or
+    reports no total."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     if pure:
         env["RHINELAND_PURE"] = "1"
@@ -40,10 +42,11 @@ def count(title: str, players: int, steps: int, seed: int, pure: bool) -> int:
            "--seed", str(seed)]
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
-    if done.returncode != 0 or found is None:
-        raise RuntimeError(f"valgrind failed (exit {done.returncode}): "
-                           f"{done.stderr.strip().splitlines()[-1:]}")
-    return int(found.group(1))
+    mode = re.search(r"\((native build|pure Python)\)", done.stdout)
+    if done.returncode != 0 or found is None or mode is None:
+        last = (done.stderr.strip().splitlines() or [""])[-1]
+        raise RuntimeError(f"valgrind failed (exit {done.returncode}): {last}")
+    return int(found.group(1)), mode.group(1)
 
 
 def main() -> None:
@@ -58,10 +61,11 @@ def main() -> None:
         sys.exit("bench/instructions.py needs valgrind (Debian: apt-get install valgrind)")
     if args.steps < 2:
         sys.exit("--steps must be at least 2")
-    one = count(args.title, args.players, 1, args.seed, args.pure)
-    many = count(args.title, args.players, args.steps, args.seed, args.pure)
+    one, mode = count(args.title, args.players, 1, args.seed, args.pure)
+    many, mode_many = count(args.title, args.players, args.steps, args.seed, args.pure)
+    if mode_many != mode:
+        sys.exit(f"the two runs differ ({mode}, then {mode_many}): the build changed between")
     per_step = (many - one) / (args.steps - 1)
-    mode = "sources" if args.pure else "native build if current"
     print(f"{args.title} {args.players}p seed {args.seed} ({mode}): "
           f"{per_step / 1e6:.3f} M instructions per step ({args.steps} steps)")
 
