@@ -170,6 +170,8 @@ def emergency_bundles(game: Game, entity: Any,
         if not corp.operated or corp.closed or corp.share_price is None:
             continue
         certs = sorted(corp.certs_of(player.id), key=lambda c: (c.president, c.percent, -c.index))
+        if not certs:
+            continue
         others = max((corp.counted_percent(p.id) for p in game.state.players
                       if p is not player and not p.bankrupt), default=0)
         best: tuple[list[Certificate], int] | None = None

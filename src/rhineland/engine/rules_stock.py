@@ -7,7 +7,7 @@ section (``sell_after: operate``, ``sell_movement: down_block``,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
 from rhineland.engine.shares import (
@@ -28,6 +28,18 @@ if TYPE_CHECKING:
 
 class StockRules:
     """Stock round, par, float and priority rules with the common 18xx defaults."""
+
+    SALE_SIZE_RULES: ClassVar[frozenset[str]] = frozenset({"stock.market_limit"})
+    """Refusals by :meth:`check_sell` that refuse every sale of the same corporation by
+    the same player now that is at least as large (in percent): the market pool's limit.
+    The legal-action generator tries a player's bundles of a corporation smallest first
+    and stops at such a refusal.  A title adds the rules of its own :meth:`check_sell`
+    that work so."""
+
+    SALE_CORP_RULES: ClassVar[frozenset[str]] = frozenset({"stock.sell_before_operating"})
+    """Refusals by :meth:`check_sell` that refuse every sale of the same corporation by
+    the same player now, whatever the bundle (it has not operated).  A title adds its
+    own (1893: nothing is sold in the first SR)."""
 
     # -- limits --------------------------------------------------------------------
     def cert_limit(self, game: Game) -> int:

@@ -181,6 +181,8 @@ def sale_bundles(game: Game, player: Player,
 def _bundles(player: Player, corp: Corporation) -> list[tuple[list[Certificate], int]]:
     """:func:`sale_bundles` as (certificates, percent)."""
     held = corp.certs_of(player.id)
+    if not held:
+        return []
     pres = [c for c in held if c.president]
     by_size: dict[int, list[Certificate]] = {}
     for c in sorted((c for c in held if not c.president), key=lambda c: -c.index):
@@ -203,19 +205,40 @@ def _bundles(player: Player, corp: Corporation) -> list[tuple[list[Certificate],
 def sell_share_actions(game: Game, player: Player) -> list[Action]:
     """Every sale bundle of ``player`` that the title's sale check
     (:meth:`~rhineland.engine.rules_stock.StockRules.check_sell`, which every sale passes
-    before anything changes) does not refuse (candidates)."""
+    before anything changes) does not refuse (candidates), in :func:`_bundles`' order.
+
+    A corporation's bundles are checked smallest first: a refusal by one of the title's
+    ``SALE_CORP_RULES`` refuses them all, one by its ``SALE_SIZE_RULES`` (the market
+    limit) every bundle at least as large, so those are not checked
+    (``tests/test_sale_candidates.py`` checks each against ``check_sell``)."""
     out: list[Action] = []
-    check = game.title.check_sell
+    title = game.title
+    check = title.check_sell
+    corp_rules, size_rules = title.SALE_CORP_RULES, title.SALE_SIZE_RULES
     for corp in game.corporations.values():
         if corp.closed or corp.share_price is None:
             continue
-        for certs, pct in _bundles(player, corp):
+        bundles = _bundles(player, corp)
+        if not bundles:
+            continue
+        refused_from = 101  # the least percent a size rule refuses (none yet)
+        legal = [False] * len(bundles)
+        for i in sorted(range(len(bundles)), key=lambda i: bundles[i][1]):
+            certs, pct = bundles[i]
+            if pct >= refused_from:
+                break
             try:
                 check(game, player, corp, certs, pct)
-            except GameError:
-                continue  # process refuses it with this very check
-            out.append(trusted(SellShares, entity=player.id, shares=tuple(c.id for c in certs),
-                               percent=pct))
+            except GameError as exc:  # process refuses it with this very check
+                if exc.rule in corp_rules:
+                    break
+                if exc.rule in size_rules:
+                    refused_from = pct
+                continue
+            legal[i] = True
+        out.extend(trusted(SellShares, entity=player.id, shares=tuple(c.id for c in certs),
+                           percent=pct)
+                   for ok, (certs, pct) in zip(legal, bundles, strict=True) if ok)
     return out
 
 

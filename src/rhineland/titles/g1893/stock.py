@@ -6,7 +6,7 @@ Sources: seed ``001`` and the oracle traces (``docs/rules-differences.md``, 1893
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import (
     Action,
@@ -41,6 +41,9 @@ BONDS = "AdSK"
 
 class CologneStock(Title):
     """Stock-round hooks of :class:`rhineland.titles.g1893.rules.Cologne`."""
+
+    SALE_CORP_RULES: ClassVar[frozenset[str]] = Title.SALE_CORP_RULES | {"stock.sell_first_sr"}
+    """The common ones and :meth:`check_sell`'s first stock round (no sale at all)."""
 
     # -- the Starting Package (draft and forced auction) -------------------------------
     def unsold_package(self, game: Game) -> list[str]:
