@@ -11,7 +11,7 @@ Rules (seeds 000/001 "Emergency sell"; reference facts ``ebuy_pres_swap: true``,
 * the operating company's presidency may not pass; another company's may
   (``train.emergency_presidency``);
 * nothing is sold once treasury and president's cash cover the cheapest train
-  (``train.emergency_sell``);
+  (``train.emergency_sell``; no sale is then even proposed);
 * no bankruptcy while the sellable shares cover it (``bankrupt.can_pay``).
 
 ``legal_actions()`` lists exactly the sales the rules allow.
@@ -125,6 +125,10 @@ def test_nothing_sold_once_the_train_is_covered() -> None:
     assert refusal(game, sell(1001, "BME_3", percent=10)) == "train.emergency_sell"
     assert refusal(game, Bankrupt(entity="DEE", entity_type="corporation")) == (
         "bankrupt.can_pay")
+    # the cash alone decides (98M + 224M): the shares are not looked at
+    with pytest.raises(GameError, match=r"DEE's cash and .* cash total 322M, the cheapest "
+                                        r"train costs 300M"):
+        game.process(Bankrupt(entity="DEE", entity_type="corporation"))
 
 
 def test_no_bankruptcy_while_shares_cover_the_train() -> None:

@@ -134,8 +134,14 @@ def test_clean_removes_the_build(tmp_path: Path) -> None:
     fake_tree(tmp_path)
     write_manifest(tmp_path)
     (tmp_path / f"0123abcd__mypyc{SUFFIX}").write_bytes(b"")
+    # a module an earlier build compiled and this one does not: its leftover goes too
+    (tmp_path / "rhineland" / "env.py").write_text("")
+    (tmp_path / "rhineland" / f"env{SUFFIX}").write_bytes(b"")
+    (tmp_path / "rhineland" / f"orphan{SUFFIX}").write_bytes(b"")  # no source: kept
     gone = native.clean(tmp_path)
-    assert len(gone) == len(native.MODULES) + 2
+    assert len(gone) == len(native.MODULES) + 3
+    assert not (tmp_path / "rhineland" / f"env{SUFFIX}").exists()
+    assert (tmp_path / "rhineland" / f"orphan{SUFFIX}").exists()
     assert (tmp_path / f"0123abcd__mypyc{SUFFIX}").exists()  # another project's, kept
     assert not native.built(tmp_path)
     assert native.read_manifest(tmp_path) is None

@@ -1,8 +1,9 @@
 """The optional native build: the hottest modules compiled with mypyc, from the same sources.
 
 The engine is pure Python and stays so by default.  ``rhineland native build`` (or
-:func:`build`) compiles :data:`MODULES` -- the network walk, the tile-lay checks and
-the best-route search, a large part of a 1893 game's time -- with `mypyc
+:func:`build`) compiles :data:`MODULES` -- the network walk, the tile-lay checks,
+the best-route search (a large part of a 1893 game's time), the legal-action generator
+with its trials and the observation encoder -- with `mypyc
 <https://mypyc.readthedocs.io>`_ (part of mypy; a C compiler and the Python headers are
 needed) into extension modules beside their sources, and writes a manifest
 (``rhineland/_native.json``: the SHA-256 of every source of the package).  Python then
@@ -41,8 +42,13 @@ MODULES: tuple[str, ...] = (
     "rhineland.routes.graph",
     "rhineland.routes.search",
     "rhineland.routes.search_model",
+    "rhineland.engine.legal.generate",
+    "rhineland.engine.legal.trial",
+    "rhineland.rl.observation",
 )
-"""The modules the native build compiles (one mypyc group: they call each other natively)."""
+"""The modules the native build compiles (one mypyc group: they call each other natively):
+the walks, lay checks and route search, and the legal-action generator, its trials and
+the observation encoder (every env step runs them)."""
 
 MANIFEST = "_native.json"
 """The build's manifest, in the ``rhineland`` package directory."""
@@ -187,14 +193,16 @@ def install(root: Path = _ROOT) -> bool:
 
 
 def clean(root: Path = _ROOT) -> list[Path]:
-    """Remove the native build under ``root``: the compiled modules (any Python's), their
-    shared library and the manifest -- files inside the package only.  Returns the files
-    removed."""
+    """Remove the native build under ``root``: the compiled modules (any Python's, of
+    :data:`MODULES` or of an earlier build's list: an extension module beside its
+    ``.py`` source), their shared library and the manifest -- files inside the package
+    only.  Returns the files removed."""
     gone: list[Path] = []
-    for m in MODULES:
-        src = source_path(m, root)
-        gone += sorted(p for p in src.parent.glob(src.stem + ".*")
-                       if p.suffix in (".so", ".pyd"))
+    # every compiled module beside its source, also of a module no longer in MODULES (a
+    # build's leftover would be imported ahead of its source)
+    for p in sorted((root / "rhineland").rglob("*")):
+        if p.suffix in (".so", ".pyd") and p.with_name(p.name.split(".")[0] + ".py").exists():
+            gone.append(p)
     lib = shared_lib(root)
     gone += sorted(p for p in lib.parent.glob(lib.name.split(".")[0] + ".*")
                    if p.suffix in (".so", ".pyd"))

@@ -221,6 +221,13 @@ def check_may_go_bankrupt(game: Game, entity: Any, player: Player) -> int:
     price = cheapest_train_price(game)
     if price is None:
         raise GameError("no train left in the depot", "bankrupt.no_train")
+    cash = int(entity.cash + player.cash)
+    if cash >= price:  # the means are at least this much (shares and extras add to it)
+        raise GameError(
+            f"{player.name} cannot go bankrupt: {entity.sym}'s cash and {player.name}'s "
+            f"cash total {cash}M, the cheapest train costs {price}M",
+            "bankrupt.can_pay",
+        )
     means = emergency_means(game, entity, player) + game.title.bankruptcy_extra_means(
         game, entity, player)
     if means >= price:

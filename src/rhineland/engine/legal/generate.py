@@ -34,6 +34,7 @@ from rhineland.engine.actions import (
     SellShares,
     trusted,
 )
+from rhineland.engine.emergency import emergency_need
 from rhineland.engine.entities import (
     IPO,
     MARKET,
@@ -302,9 +303,13 @@ def train_candidates(game: Game, entity: Any,
     must = game.title.must_buy_train(game, entity)
     helper = game.player(owners[0]).cash if owners else 0
     if owners and must:
-        # emergency sales and bankruptcy exist only for a train the company must buy
+        # emergency sales and bankruptcy exist only for a train the company must buy,
+        # sales only while its treasury and president's cash fall short of the cheapest
+        # (check_emergency_sale's first refusal, "train.emergency_sell")
         out.append(trusted(Bankrupt, entity=sym, entity_type=etype))
-        out.extend(sell_share_actions(game, game.player(owners[0])))
+        president = game.player(owners[0])
+        if emergency_need(game, entity, president) > 0:
+            out.extend(sell_share_actions(game, president))
     if not game.title.may_buy_trains_from_others(game, entity):
         return out  # every price refused (the first check of a purchase from another)
     others = list(game.corporations.values()) + list(game.minors.values())

@@ -11,6 +11,7 @@ set aside and put back), so the legal-action generator and ``is_legal`` share
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rhineland.engine.actions import Action
@@ -121,18 +122,16 @@ class Trial:
                 return None
             seen[least] = False
 
-        def ok(v: int) -> bool:
-            if v not in seen:
-                refused = self.refusal(with_amount(template, field, v))
-                if refused is not None and refused.rule in whole:
-                    raise _NoAmount
-                seen[v] = refused is None
-            return seen[v]
+        ok = partial(_amount_ok, self, template, field, whole, seen)
 
         # the hints first (likely legal), then the ends; any legal point will do
         points = [lo + (h - lo) // step * step for h in hints if lo <= h <= hi]
+        inside = None
         try:
-            inside = next((v for v in dict.fromkeys([*points, hi, lo]) if ok(v)), None)
+            for v in dict.fromkeys([*points, hi, lo]):
+                if ok(v):
+                    inside = v
+                    break
         except _NoAmount:
             return None
         if inside is None:
@@ -140,6 +139,21 @@ class Trial:
         least = _edge(ok, inside, lo, step)
         most = _edge(ok, inside, hi, step)
         return AmountRange(with_amount(template, field, least), field, least, most, step)
+
+
+def _amount_ok(trial: Trial, template: Action, field: str, whole: frozenset[str],
+               seen: dict[int, bool], v: int) -> bool:
+    """Whether the rules accept ``template`` with ``field`` at ``v`` (asked once per
+    amount: ``seen``); raises :class:`_NoAmount` for a refusal by one of the ``whole``
+    rules.  A module function, bound with :func:`functools.partial` by
+    :meth:`Trial.amount_range`: a nested function there would be kept by its own
+    closure (compiled, mypyc's environment object), a reference cycle per span."""
+    if v not in seen:
+        refused = trial.refusal(with_amount(template, field, v))
+        if refused is not None and refused.rule in whole:
+            raise _NoAmount
+        seen[v] = refused is None
+    return seen[v]
 
 
 def _untraced(exc: GameError) -> GameError:
