@@ -56,6 +56,7 @@ from rhineland.engine.legal.choices import (
     choice_key,
 )
 from rhineland.engine.legal.trial import Trial
+from rhineland.engine.rounds.stock import StockRound
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -246,14 +247,23 @@ def sell_share_actions(game: Game, player: Player) -> list[Action]:
 # -- the stock round --------------------------------------------------------------------------
 def share_candidates(game: Game, player: Player) -> list[Candidate]:
     """Pass, start (par) or buy one certificate (IPO or market) of each corporation,
-    and sell any bundle: the common stock-round turn's candidates."""
+    and sell any bundle: the common stock-round turn's candidates.  No certificate of a
+    corporation the stock round refuses every buy of (:meth:`StockRound.check_buy_corporation
+    <rhineland.engine.rounds.stock.StockRound.check_buy_corporation>`: one buy per turn,
+    no buy-back after a sale) is proposed."""
     out: list[Candidate] = [trusted(Pass, entity=player.id)]
+    rnd = game.state.round
     for corp in game.corporations.values():
         if corp.closed:
             continue
         if not corp.ipoed:
             out.append(par_actions(game, player, corp))
         else:
+            if isinstance(rnd, StockRound):
+                try:
+                    rnd.check_buy_corporation(game, player, corp)
+                except GameError:
+                    continue  # check_buy refuses each of its certificates with this check
             out.extend(buy_share_actions(game, player, corp))
     out.extend(sell_share_actions(game, player))
     return out

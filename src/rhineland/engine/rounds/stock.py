@@ -194,15 +194,13 @@ class StockRound(Round):
             )
         return n
 
-    def check_can_buy(self, game: Game, player: Player, corp: Corporation, certs: list[Certificate],
-                      price: int) -> None:
-        """Checks for ``player`` buying ``certs`` of ``corp`` for ``price`` M: one buy
-        per turn, no buy-back after a sale this round, cash, certificate limit,
-        holding limit.  Raises ``GameError`` (``"stock.one_buy"``,
-        ``"stock.buy_after_sell"``, ``"stock.cash"``, ``"stock.cert_limit"``,
-        ``"stock.holding_limit"``).  Where the title lifts the limits for this buy
-        (:meth:`~rhineland.engine.rules_stock.StockRules.buy_limits_apply`), only one buy
-        per turn and cash are checked."""
+    def check_buy_corporation(self, game: Game, player: Player, corp: Corporation) -> bool:
+        """The checks of :meth:`check_can_buy` that look neither at the certificates nor
+        at the price: one buy per turn, no buy-back after a sale this round (where the
+        title's limits apply).  Returns whether those limits apply to this buy
+        (:meth:`~rhineland.engine.rules_stock.StockRules.buy_limits_apply`).  Raises
+        ``GameError`` (``"stock.one_buy"``, ``"stock.buy_after_sell"``).  The legal-action
+        generator asks it once per corporation before it proposes its certificates."""
         if self.bought_this_turn:
             raise GameError(
                 f"{player.name} has already bought a certificate this turn", "stock.one_buy"
@@ -213,6 +211,18 @@ class StockRound(Round):
                 f"{player.name} sold {corp.sym} this round and may not buy it back",
                 "stock.buy_after_sell",
             )
+        return bool(limits)
+
+    def check_can_buy(self, game: Game, player: Player, corp: Corporation, certs: list[Certificate],
+                      price: int) -> None:
+        """Checks for ``player`` buying ``certs`` of ``corp`` for ``price`` M: one buy
+        per turn, no buy-back after a sale this round, cash, certificate limit,
+        holding limit.  Raises ``GameError`` (``"stock.one_buy"``,
+        ``"stock.buy_after_sell"``, ``"stock.cash"``, ``"stock.cert_limit"``,
+        ``"stock.holding_limit"``).  Where the title lifts the limits for this buy
+        (:meth:`~rhineland.engine.rules_stock.StockRules.buy_limits_apply`), only one buy
+        per turn and cash are checked."""
+        limits = self.check_buy_corporation(game, player, corp)
         if player.cash < price:
             raise GameError(
                 f"{player.name} has {player.cash}M, {'+'.join(c.id for c in certs)} costs "
