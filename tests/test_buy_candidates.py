@@ -7,17 +7,15 @@ them, and the games reach the buy-back refusal."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
-from rhineland import new_game
+from play import random_positions
 from rhineland.engine.actions import BuyShares
 from rhineland.engine.legal.generate import buy_share_actions
 from rhineland.engine.rounds.stock import StockRound
 from rhineland.errors import GameError
-from rhineland.sim.selfplay import choose, random_setup
 
 ACTIONS = 600
 
@@ -26,27 +24,21 @@ ACTIONS = 600
 def test_buys_left_out_are_refused(title: str, seeds: range) -> None:
     refused: Counter[str] = Counter()
     for seed in seeds:
-        rng = random.Random(seed)
-        n, opts = random_setup(title, rng)
-        game = new_game(title, [f"P{i + 1}" for i in range(n)], seed=seed, optional_rules=opts)
-        game.keep_history = False
-        for _ in range(ACTIONS):
-            if game.is_terminal:
-                break
+        for game in random_positions(title, seed, ACTIONS):
             rnd = game.state.round
-            if isinstance(rnd, StockRound) and rnd.current is not None:
-                player = rnd.current_entity(game)
-                listed = {a.shares for a in game.legal_actions() if isinstance(a, BuyShares)}
-                for corp in game.corporations.values():
-                    if corp.closed or not corp.ipoed:
-                        continue
-                    try:
-                        rnd.check_buy_corporation(game, player, corp)
-                    except GameError as exc:
-                        refused[exc.rule] += 1
-                        for buy in buy_share_actions(game, player, corp):
-                            assert not game.is_legal(buy), (seed, buy)
-                            assert buy.shares not in listed
-            game.process(choose(game, rng), atomic=False)
+            if not isinstance(rnd, StockRound) or rnd.current is None:
+                continue
+            player = rnd.current_entity(game)
+            listed = {a.shares for a in game.legal_actions() if isinstance(a, BuyShares)}
+            for corp in game.corporations.values():
+                if corp.closed or not corp.ipoed:
+                    continue
+                try:
+                    rnd.check_buy_corporation(game, player, corp)
+                except GameError as exc:
+                    refused[exc.rule] += 1
+                    for buy in buy_share_actions(game, player, corp):
+                        assert not game.is_legal(buy), (seed, buy)
+                        assert buy.shares not in listed
     if title == "18Rhl":
         assert refused["stock.buy_after_sell"] > 0, refused
