@@ -160,7 +160,10 @@ class Corporation:
     @property
     def receivership(self) -> bool:
         """No player is president: the president's certificate lies in the market."""
-        return any(c.president and c.owner == MARKET for c in self.certificates)
+        for c in self.certificates:  # the one president's certificate, nearly always first
+            if c.president:
+                return c.owner == MARKET
+        return False
 
     @property
     def president(self) -> int | None:

@@ -291,21 +291,29 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
 
 def train_candidates(game: Game, entity: Any,
                      depot: list[Any] | None = None) -> list[Candidate]:
-    """Depot trains (one per type; each discarded train), other companies' trains (a price
-    span each: its price checks' interval stated by the rules, one trial for each train
-    type, the sellers told apart by ``train_sellable_to``; none while trains do not
-    change hands between companies), pass, the president's emergency sales, bankruptcy.
-    ``depot``: the title's ``available_depot_trains`` now, where the caller has them."""
+    """Depot trains (one per type; each discarded train) that the title's payment check
+    (:meth:`~rhineland.engine.rules_trains.TrainRules.check_train_payment`, which
+    ``check_buy_train`` asks of every depot train at its price) lets the company pay
+    for, other companies' trains (a price span each: its price checks' interval stated
+    by the rules, one trial for each train type, the sellers told apart by
+    ``train_sellable_to``; none while trains do not change hands between companies),
+    pass, the president's emergency sales, bankruptcy.  ``depot``: the title's
+    ``available_depot_trains`` now, where the caller has them."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
     seen: set[str] = set()
     if depot is None:
         depot = game.title.available_depot_trains(game)
+    payment = game.title.check_train_payment
     for t in depot:
         if t.owner is None:
             if t.name in seen:
                 continue
             seen.add(t.name)
+        try:
+            payment(game, entity, t.spec.price)
+        except GameError:
+            continue  # check_buy_train refuses it with this very check
         out.append(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,
                            price=t.spec.price, variant=t.name))
     out.append(trusted(Pass, entity=sym, entity_type=etype))
