@@ -3,7 +3,9 @@ the lay context's fields, of the private companies only those the lay hooks read
 the options worked out afresh: at every track-step position of seeded random games of
 both titles the options through the memo equal the fresh ones, and some positions are
 answered by the memo; a change of a private company that the hooks read (its owner, so
-its special lays) is not answered from the memo, one of a private they do not read is."""
+its special lays) is not answered from the memo, one of a private they do not read is;
+the same position with less cash is answered from the memo, without the lays it cannot
+pay for."""
 
 from __future__ import annotations
 
@@ -64,3 +66,27 @@ def test_a_special_lay_private_changes_the_options() -> None:
             assert tile_lays.tile_lay_options(moved) == lays
         return
     pytest.fail("no position with a special lay")
+
+
+@pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
+def test_less_cash_is_answered_by_the_memo(title: str) -> None:
+    """At track-step positions with lays of different costs: with the cash lowered to the
+    cheapest cost, the memo (keyed without the cash) gives the fresh answer: the lays
+    costing at most that much, in order; with no cash at all, only the free ones."""
+    checked = 0
+    for game in random_positions(title, 4, 3000):
+        ctx, lays = game.tile_lay_options()
+        if ctx is None or len({lay.cost for lay in lays}) < 2:
+            continue
+        key = tile_lays._options_key(ctx)
+        for cash in (min(lay.cost for lay in lays), 0):
+            poorer = dataclasses.replace(ctx, cash=cash)
+            assert tile_lays._options_key(poorer) == key
+            got = tile_lays.tile_lay_options(poorer)
+            assert got == tile_lays._tile_lay_options(poorer)
+            assert got == [lay for lay in lays if lay.cost <= cash]
+            assert len(got) < len(lays) or cash == max(lay.cost for lay in lays)
+        checked += 1
+        if checked == 5:
+            return
+    pytest.fail(f"{checked} positions with lays of different costs")

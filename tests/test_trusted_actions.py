@@ -40,18 +40,20 @@ def _validated(action: Action) -> Action:
     return type(action)(**{f.name: getattr(action, f.name) for f in fields(action)})
 
 
-@pytest.mark.parametrize("seed", [1, 6])
 @pytest.mark.parametrize("title", sorted(TITLE_PLAYERS))
-def test_every_candidate_equals_the_validated_action(title: str, seed: int) -> None:
+def test_every_candidate_equals_the_validated_action(title: str) -> None:
     kinds: set[str] = set()
-    for game in random_positions(title, seed, ACTIONS):
-        for a in _actions(game, candidates(game)):
-            v = _validated(a)
-            assert v == a and list(vars(v).items()) == list(vars(a).items()), a
-            if isinstance(a, RunRoutes):  # the route dicts' keys in order, sequences as tuples
-                assert [list(r.items()) for r in v.routes] == [list(r.items()) for r in a.routes]
-            kinds.add(a.type)
-    # the kinds listed as trusted candidates are among those compared
+    for seed in (1, 6):
+        for game in random_positions(title, seed, ACTIONS):
+            for a in _actions(game, candidates(game)):
+                v = _validated(a)
+                assert v == a and list(vars(v).items()) == list(vars(a).items()), a
+                if isinstance(a, RunRoutes):  # the route dicts' keys in order, sequences as tuples
+                    assert [list(r.items()) for r in v.routes] == [
+                        list(r.items()) for r in a.routes]
+                kinds.add(a.type)
+    # the kinds listed as trusted candidates are among those compared (over both games:
+    # a random game's course moves with every change to the candidates it draws from)
     want = {"par", "buy_shares", "sell_shares", "lay_tile", "buy_train", "pass", "dividend",
             "place_token", "discard_train", "run_routes"}
     if title == "1893":

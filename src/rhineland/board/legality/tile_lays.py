@@ -242,13 +242,14 @@ def _max_revenue(tile: Tile, part: int) -> int:
 
 def _normal_candidates(
     ctx: LayContext, hex_id: str, conn: Connectivity, only: tuple[str, int] | None = None,
-    restricted: bool = True,
+    restricted: bool = True, afford: bool = True,
 ) -> list[Lay]:
     """Normal lays on one hex: offered (phase colours, rotations) and accepted.
 
     ``only`` = ``(tile name, rotation)`` checks just that lay (same rules, less work);
     ``restricted`` False leaves out the last check, the track restriction
-    (:func:`passes_restriction`).
+    (:func:`passes_restriction`); ``afford`` False keeps the lays costing more than
+    ``ctx.cash``.
     """
     rules = ctx.rules
     reach = conn.hexes.get(hex_id)
@@ -274,7 +275,7 @@ def _normal_candidates(
         else:
             rotations = [r for r in wanted if _rotation_ok(ctx, hex_id, new, r, reach)]
         cost = rules.lay_cost(ctx, hex_id, old, new)
-        if cost > ctx.cash:
+        if afford and cost > ctx.cash:
             continue
         for r in rotations:
             if not restricted or _restriction_error(ctx, hex_id, new, r) is None:
@@ -291,8 +292,10 @@ def passes_restriction(ctx: LayContext, lay: Lay) -> bool:
     return _restriction_error(ctx, lay.hex, ctx.data.tiles[lay.tile], lay.rotation) is None
 
 
-def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -> list[Lay]:
-    """A private's lays on one hex: offered (its tiles, phase colours) and accepted."""
+def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str,
+                        afford: bool = True) -> list[Lay]:
+    """A private's lays on one hex: offered (its tiles, phase colours) and accepted
+    (``afford`` False: also those costing more than ``ctx.cash``)."""
     rules = ctx.rules
     if hex_id not in ctx.data.map.hexes:
         return []
@@ -316,7 +319,7 @@ def _special_candidates(ctx: LayContext, ability: SpecialAbility, hex_id: str) -
         else:
             rotations = [r for r in range(6) if _rotation_ok(ctx, hex_id, new, r, links)]
         cost = 0 if ability.free else rules.lay_cost(ctx, hex_id, placed.tile, new)
-        if cost > ctx.cash:
+        if afford and cost > ctx.cash:
             continue
         for r in rotations:
             if ability.reachable and not _joins_network(ctx, hex_id, new, r):
@@ -462,8 +465,9 @@ def legal_tile_lays(ctx: LayContext) -> list[Lay]:
 
 
 _OPTIONS_MEMO: dict[tuple[object, ...], tuple[BoardRules, object, list[Lay]]] = {}
-"""Answers of :func:`tile_lay_options` by :func:`_options_key` (with the rules and title
-data objects, to tell a reused ``id`` apart).  The same position is often listed twice
+"""Answers of :func:`tile_lay_options` by :func:`_options_key`, every lay whatever its cost
+(with the rules and title data objects, to tell a reused ``id`` apart).  The same position
+(but for the entity's cash) is often listed twice
 (a step that leaves the board and the operating entity as they were, the entity's next
 turn after a stock round that laid nothing); the latest :data:`_OPTIONS_MEMO_SIZE` are kept
 (few: the lays are objects every full garbage collection looks through)."""
@@ -472,16 +476,16 @@ _OPTIONS_MEMO_SIZE = 32
 
 
 def _options_key(ctx: LayContext) -> tuple[object, ...] | None:
-    """Everything :func:`tile_lay_options` reads: the board by its version (its tiles,
-    tokens and tile supply; renewed on every change, unique across boards and clones), the
-    title data and rules by identity, the private companies the lay hooks read
-    (:attr:`~rhineland.board.legality.rules.BoardRules.lay_privates`) and every other field
-    of ``ctx`` by value.  None when a title's ``extra`` entry cannot be hashed (then the
-    answer is not memoised)."""
+    """Everything :func:`tile_lay_options` reads but the cash: the board by its version
+    (its tiles, tokens and tile supply; renewed on every change, unique across boards and
+    clones), the title data and rules by identity, the private companies the lay hooks
+    read (:attr:`~rhineland.board.legality.rules.BoardRules.lay_privates`) and every
+    other field of ``ctx`` by value (the cash only filters the lays by their cost).  None
+    when a title's ``extra`` entry cannot be hashed (then the answer is not memoised)."""
     try:
         extra = tuple(sorted(ctx.extra.items())) if ctx.extra else ()
         key = (ctx.board.version, id(ctx.rules), id(ctx.data), ctx.entity, ctx.entity_kind,
-               ctx.president, ctx.phase, ctx.tile_colors, ctx.cash,
+               ctx.president, ctx.phase, ctx.tile_colors,
                tuple(ctx.privates.get(sym) for sym in ctx.rules.lay_privates),
                ctx.next_token_price, ctx.tokened,
                ctx.bought_train, ctx.teleported, extra)
@@ -495,30 +499,37 @@ def tile_lay_options(ctx: LayContext) -> list[Lay]:
     """:func:`legal_tile_lays` before the last check of the normal lays, the track
     restriction (:func:`passes_restriction`, a network walk each): a superset, in the
     same order (for a caller that needs only some of the legal lays).  Memoised by
-    everything it reads (:func:`_options_key`); a new list each call."""
+    everything it reads but the cash (:func:`_options_key`: the memo keeps every lay
+    whatever its cost, and the cash picks those the entity can pay; a position that
+    differs from an earlier one by the cash alone, e.g. after a train bought, is
+    answered by it); a new list each call."""
     key = _options_key(ctx)
+    every: list[Lay] | None = None
     if key is not None:
         got = _OPTIONS_MEMO.get(key)
         if got is not None and got[0] is ctx.rules and got[1] is ctx.data:
-            return list(got[2])
-    out = _tile_lay_options(ctx)
-    if key is not None:
-        if len(_OPTIONS_MEMO) >= _OPTIONS_MEMO_SIZE:
-            del _OPTIONS_MEMO[next(iter(_OPTIONS_MEMO))]  # the oldest
-        _OPTIONS_MEMO[key] = (ctx.rules, ctx.data, list(out))
-    return out
+            every = got[2]
+    if every is None:
+        every = _tile_lay_options(ctx, afford=False)
+        if key is not None:
+            if len(_OPTIONS_MEMO) >= _OPTIONS_MEMO_SIZE:
+                del _OPTIONS_MEMO[next(iter(_OPTIONS_MEMO))]  # the oldest
+            _OPTIONS_MEMO[key] = (ctx.rules, ctx.data, every)
+    cash = ctx.cash
+    return [lay for lay in every if lay.cost <= cash]
 
 
-def _tile_lay_options(ctx: LayContext) -> list[Lay]:
-    """:func:`tile_lay_options` worked out."""
+def _tile_lay_options(ctx: LayContext, afford: bool = True) -> list[Lay]:
+    """:func:`tile_lay_options` worked out (``afford`` False: also the lays costing more
+    than ``ctx.cash``)."""
     conn = ctx.connectivity()
     out: list[Lay] = []
     for hex_id in ctx.data.map.hexes:
         if hex_id in conn.hexes:
-            out.extend(_normal_candidates(ctx, hex_id, conn, restricted=False))
+            out.extend(_normal_candidates(ctx, hex_id, conn, restricted=False, afford=afford))
     for ability in ctx.rules.special_abilities(ctx):
         for hex_id in ability.hexes:
-            out.extend(_special_candidates(ctx, ability, hex_id))
+            out.extend(_special_candidates(ctx, ability, hex_id, afford=afford))
     out.sort()
     return out
 
