@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from rhineland import Game, new_game
+from rhineland.engine.entities import Player
 from rhineland.engine.legal.generate import _bundles, sell_share_actions
 from rhineland.engine.rounds.stock import StockRound
 from rhineland.env import RhinelandEnv
@@ -25,7 +26,7 @@ EVERY = 2
 ACTIONS = 700
 
 
-def _every_accepted(game: Game, player: object) -> tuple[list[tuple[tuple[str, ...], int]],
+def _every_accepted(game: Game, player: Player) -> tuple[list[tuple[tuple[str, ...], int]],
                                                          Counter[str]]:
     """Every bundle ``check_sell`` accepts, in ``_bundles``' order, and the refusals'
     rules counted per corporation (``"mixed"`` for a corporation with a bundle accepted
@@ -36,9 +37,9 @@ def _every_accepted(game: Game, player: object) -> tuple[list[tuple[tuple[str, .
         if corp.closed or corp.share_price is None:
             continue
         rules = set()
-        for certs, pct in _bundles(player, corp):  # type: ignore[arg-type]
+        for certs, pct in _bundles(player, corp):
             try:
-                game.title.check_sell(game, player, corp, certs, pct)  # type: ignore[arg-type]
+                game.title.check_sell(game, player, corp, certs, pct)
             except GameError as exc:
                 rules.add(exc.rule)
                 continue

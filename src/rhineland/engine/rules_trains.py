@@ -72,8 +72,9 @@ class TrainRules:
     def bankruptcy_extra_means(self, game: Game, entity: Any, player: Any) -> int:
         """M that count toward the means of ``entity`` and its president ``player`` in
         the bankruptcy check beyond the treasury, the president's cash and the shares
-        they may sell (:func:`rhineland.engine.emergency.check_may_go_bankrupt`).
-        Title hook; default 0 (1893: the face value of the president's bonds)."""
+        they may sell (:func:`rhineland.engine.emergency.check_may_go_bankrupt`), never
+        negative (the check refuses a bankruptcy from the cash alone first).  Title
+        hook; default 0 (1893: the face value of the president's bonds)."""
         return 0
 
     def available_depot_trains(self, game: Game) -> list[Any]:
