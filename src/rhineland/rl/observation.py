@@ -51,6 +51,7 @@ from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import attrgetter
+from struct import Struct
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +63,13 @@ from rhineland.engine.game import Game
 from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.titledata import CorporationSpec
 from rhineland.rl.actions import title_variants
+
+_CORP_ROW = Struct("13f")
+"""A corporation's row of the ``corporations`` segment, written at once (``pack_into``:
+each value rounded to a C float, as an ``array("f")`` item assignment rounds it)."""
+
+_PLAYER_ROW = Struct("4f")
+"""A player's row of the ``players`` segment, written at once."""
 
 ROUND_KINDS = ("Auction", "Draft", "Stock", "Operating", "Merger")
 STEPS = ("waterfall_auction", "company_pending_par", "buy_sell_par_shares", "track",
@@ -319,9 +327,10 @@ class ObservationEncoder:
         """The ``(size,)`` float32 vector of ``game`` seen from ``seat`` (0-based index of
         the observer in ``game.seats``).  Raises ``IndexError`` for a seat out of range.
 
-        The vector is written element by element into a copy of :meth:`_template` (an
-        ``array("f")``: a C float each, the same float32 rounding as numpy's) and
-        returned as a numpy view of it.  A corporation's certificates are read through
+        The vector is written into a copy of :meth:`_template` (an ``array("f")``: a C
+        float each, the same float32 rounding as numpy's), element by element and a
+        corporation's or player's row at once (:data:`_CORP_ROW`, :data:`_PLAYER_ROW`),
+        and returned as a numpy view of it.  A corporation's certificates are read through
         their holdings (:class:`_Holdings`, the last ones kept while the owners and spec
         are the same), which also give the players' values (:func:`_values`)."""
         n = self.num_players
@@ -358,6 +367,7 @@ class ObservationEncoder:
         nc = len(self.corps)
         shares, pres_at = at["shares"], at["president"]
         corporations = game.corporations
+        corp_row = _CORP_ROW.pack_into
         priced: list[tuple[_Holdings, int]] = []  # (holdings, share price) of valued ones
         seen = 0  # corporations of the game looked at
         for ci, sym, row, trains_row in self._corp_rows:
@@ -376,33 +386,22 @@ class ObservationEncoder:
             if isinstance(pres, int) and pres in rel:
                 h[pres_at + ci * n + rel[pres]] = 1
             sp, par = corp.share_price, corp.par_price
-            if sp is not None and not corp.closed:
+            closed = corp.closed
+            if sp is not None and not closed:
                 priced.append((held, sp.price))
-            if par is not None:
-                h[row] = 1
-                h[row + 7] = par.price / 100
-            if sp is not None:
-                h[row + 6] = sp.price / 100
-            h[row + 1] = corp.floated
-            h[row + 2] = corp.closed
-            h[row + 3] = held.receivership
-            h[row + 4] = cur_sym == sym
-            h[row + 5] = corp.cash / 1000
-            h[row + 8] = held.ipo / 100
-            h[row + 9] = held.market / 100
-            h[row + 10] = corp.tokens_left
-            h[row + 11] = len(corp.trains)
-            h[row + 12] = corp.operated
-            for t in corp.trains:
+            trains = corp.trains
+            corp_row(h, 4 * row, par is not None, corp.floated, closed, held.receivership,
+                     cur_sym == sym, corp.cash / 1000, 0 if sp is None else sp.price / 100,
+                     0 if par is None else par.price / 100, held.ipo / 100,
+                     held.market / 100, corp.tokens_left, len(trains), corp.operated)
+            for t in trains:
                 h[trains_row + train_index[t.name]] += 1
         values = _values(game, priced, seen == len(corporations))
         base = at["players"]
+        player_row = _PLAYER_ROW.pack_into
         for p in players:
-            k = base + 4 * rel[p.id]
-            h[k] = p.cash / 1000
-            h[k + 1] = values[p.id] / 1000
-            h[k + 2] = p.bankrupt
-            h[k + 3] = len(p.companies)
+            player_row(h, 4 * (base + 4 * rel[p.id]), p.cash / 1000, values[p.id] / 1000,
+                       p.bankrupt, len(p.companies))
         minors = game.minors
         owner_at = at["minor_owner"]
         for mi, sym, row, trains_row in self._minor_rows:
