@@ -1,7 +1,8 @@
 """Candidates left out before any trial are refused by the rules.  The stock round's
 buy candidates leave out a corporation only where the round
 refuses every buy of it (``StockRound.check_buy_corporation``: one buy per turn, no
-buy-back after a sale this round): at every stock-round position of random games of
+buy-back after a sale this round; ``StockRound.check_cert_room``: no room for one more
+certificate where the limit applies): at every stock-round position of random games of
 both titles, each certificate ``buy_share_actions`` would propose for such a
 corporation is refused by the rules (``Game.is_legal``), the generator lists none of
 them, and the games reach the buy-back refusal.  The depot trains left out by the
@@ -36,7 +37,8 @@ def test_buys_left_out_are_refused(title: str, seeds: range) -> None:
                 if corp.closed or not corp.ipoed:
                     continue
                 try:
-                    rnd.check_buy_corporation(game, player, corp)
+                    if rnd.check_buy_corporation(game, player, corp):
+                        rnd.check_cert_room(game, player, 1)
                 except GameError as exc:
                     refused[exc.rule] += 1
                     for buy in buy_share_actions(game, player, corp):
@@ -44,6 +46,7 @@ def test_buys_left_out_are_refused(title: str, seeds: range) -> None:
                         assert buy.shares not in listed
     if title == "18Rhl":
         assert refused["stock.buy_after_sell"] > 0, refused
+    assert refused["stock.cert_limit"] > 0, refused
 
 
 @pytest.mark.parametrize(("title", "seeds"), [("18Rhl", range(3)), ("1893", range(3))])

@@ -92,7 +92,15 @@ def legal_actions(game: Game) -> list[Choice]:
     st = game.state
     if st.finished or st.round is None:
         return []
-    return resolve(game, candidates(game))
+    trial = Trial(game)
+    # the candidates read the position as the trials' checks do: they share its memo
+    outer = game.position_memo
+    game.position_memo = trial.memo
+    try:
+        cands = candidates(game)
+    finally:
+        game.position_memo = outer
+    return resolve(game, cands, trial)
 
 
 def candidates(game: Game) -> list[Candidate]:
@@ -101,10 +109,12 @@ def candidates(game: Game) -> list[Candidate]:
     return game.round.candidates(game)
 
 
-def resolve(game: Game, cands: list[Candidate]) -> list[Choice]:
+def resolve(game: Game, cands: list[Candidate], trial: Trial | None = None) -> list[Choice]:
     """The legal decisions among ``cands``: actions the rules accept, amount spans
-    narrowed to their legal range, listed decisions as they are."""
-    trial = Trial(game)
+    narrowed to their legal range, listed decisions as they are (``trial``: the
+    position's, if made already)."""
+    if trial is None:
+        trial = Trial(game)
     out: list[Choice] = []
     seen: set[tuple[Any, ...]] = set()
     for c in cands:
@@ -250,7 +260,9 @@ def share_candidates(game: Game, player: Player) -> list[Candidate]:
     and sell any bundle: the common stock-round turn's candidates.  No certificate of a
     corporation the stock round refuses every buy of (:meth:`StockRound.check_buy_corporation
     <rhineland.engine.rounds.stock.StockRound.check_buy_corporation>`: one buy per turn,
-    no buy-back after a sale) is proposed."""
+    no buy-back after a sale; where that buy is limited, :meth:`StockRound.check_cert_room
+    <rhineland.engine.rounds.stock.StockRound.check_cert_room>` for the one certificate
+    every proposed buy is) is proposed."""
     out: list[Candidate] = [trusted(Pass, entity=player.id)]
     rnd = game.state.round
     for corp in game.corporations.values():
@@ -261,7 +273,8 @@ def share_candidates(game: Game, player: Player) -> list[Candidate]:
         else:
             if isinstance(rnd, StockRound):
                 try:
-                    rnd.check_buy_corporation(game, player, corp)
+                    if rnd.check_buy_corporation(game, player, corp):
+                        rnd.check_cert_room(game, player, 1)
                 except GameError:
                     continue  # check_buy refuses each of its certificates with this check
             out.extend(buy_share_actions(game, player, corp))

@@ -213,6 +213,18 @@ class StockRound(Round):
             )
         return bool(limits)
 
+    def check_cert_room(self, game: Game, player: Player, count: int) -> None:
+        """The certificate limit of a buy where it applies: ``player`` may take ``count``
+        more certificates (:meth:`cert_count` against the title's ``cert_limit``).  Raises
+        ``GameError`` (``"stock.cert_limit"``).  Part of :meth:`check_can_buy`; the
+        legal-action generator asks it once per player and corporation before it proposes
+        a certificate of a corporation whose buys it limits."""
+        limit = game.title.cert_limit(game)
+        if self.cert_count(game, player) + count > limit:
+            raise GameError(
+                f"{player.name} would hold more than {limit} certificates", "stock.cert_limit"
+            )
+
     def check_can_buy(self, game: Game, player: Player, corp: Corporation, certs: list[Certificate],
                       price: int) -> None:
         """Checks for ``player`` buying ``certs`` of ``corp`` for ``price`` M: one buy
@@ -231,11 +243,7 @@ class StockRound(Round):
             )
         if not limits:
             return
-        limit = game.title.cert_limit(game)
-        if self.cert_count(game, player) + len(certs) > limit:
-            raise GameError(
-                f"{player.name} would hold more than {limit} certificates", "stock.cert_limit"
-            )
+        self.check_cert_room(game, player, len(certs))
         pct = corp.percent_of(player.id) + sum(c.percent for c in certs)
         if pct > corp.spec.max_ownership_percent:
             raise GameError(
