@@ -1,9 +1,9 @@
 """The optional native build: the hottest modules compiled with mypyc, from the same sources.
 
 The engine is pure Python and stays so by default.  ``rhineland native build`` (or
-:func:`build`) compiles :data:`MODULES` -- the network walk, the tile-lay checks,
-the best-route search (a large part of a 1893 game's time), the legal-action generator
-with its trials and the observation encoder -- with `mypyc
+:func:`build`) compiles :data:`MODULES` -- the network walk and the tile geometry it
+reads, the tile-lay checks, the best-route search (a large part of a 1893 game's time),
+the legal-action generator with its trials and the observation encoder -- with `mypyc
 <https://mypyc.readthedocs.io>`_ (part of mypy; a C compiler and the Python headers are
 needed) into extension modules beside their sources, and writes a manifest
 (``rhineland/_native.json``: the SHA-256 of every source of the package).  Python then
@@ -38,6 +38,7 @@ from types import ModuleType
 
 MODULES: tuple[str, ...] = (
     "rhineland.board.graph",
+    "rhineland.board.upgrades",
     "rhineland.board.legality.tile_lays",
     "rhineland.routes.graph",
     "rhineland.routes.search",
@@ -47,8 +48,9 @@ MODULES: tuple[str, ...] = (
     "rhineland.rl.observation",
 )
 """The modules the native build compiles (one mypyc group: they call each other natively):
-the walks, lay checks and route search, and the legal-action generator, its trials and
-the observation encoder (every env step runs them)."""
+the walks, the tile geometry they read (compiled, its fields are read without a lookup by
+name), lay checks and route search, and the legal-action generator, its trials and the
+observation encoder (every env step runs them)."""
 
 MANIFEST = "_native.json"
 """The build's manifest, in the ``rhineland`` package directory."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from rhineland.board.hexgrid import OPPOSITE
 from rhineland.board.tiles import Tile
@@ -53,6 +53,12 @@ class RotatedPath:
     nodes: tuple[int, ...]
     terminal: bool
     gauge: str
+
+    def __reduce__(self) -> tuple[Any, tuple[End, End, tuple[int, ...], tuple[int, ...], bool,
+                                             str]]:
+        """Pickled and copied as its constructor's arguments (a compiled build's frozen
+        class cannot be filled in field by field)."""
+        return RotatedPath, (self.a, self.b, self.edges, self.nodes, self.terminal, self.gauge)
 
     def within(self, other: RotatedPath) -> bool:
         """True when this path is contained in ``other`` (reference ``Path#<=``).
@@ -101,16 +107,22 @@ class TileGeometry:
     rotation: int
     paths: tuple[RotatedPath, ...]
     exits: frozenset[int]
-    edge_paths: Mapping[int, tuple[int, ...]]
-    node_paths: Mapping[int, tuple[int, ...]]
+    edge_paths: dict[int, tuple[int, ...]]
+    node_paths: dict[int, tuple[int, ...]]
     ends: tuple[tuple[int, int], ...]
     ct_edges: tuple[tuple[int, frozenset[int]], ...]
-    node_exits: Mapping[int, frozenset[int]]
+    node_exits: dict[int, frozenset[int]]
     cities: tuple[int, ...]
     towns: tuple[int, ...]
-    gauge_paths: Mapping[tuple[int, str], tuple[int, ...]]
+    gauge_paths: dict[tuple[int, str], tuple[int, ...]]
     converging: frozenset[int]
     crossings: tuple[tuple[tuple[int, int, tuple[int, str], bool], ...], ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Tile, int]]:
+        """Pickled and copied as its tile and rotation, worked out again (a compiled
+        build's frozen class cannot be filled in field by field); the copy is not cached
+        (:func:`geometry` keeps the tiles it caches alive)."""
+        return _build_geometry, (self.tile, self.rotation)
 
 
 _GEOM: dict[int, tuple[Tile, list[TileGeometry | None]]] = {}
