@@ -494,10 +494,11 @@ class _Walk:
         self.nodes: set[int] = set()
         self.seen_paths: set[int] = set()
         self.blocked: dict[int, bool] = {}
-        # marks of the current chain, one byte per node / path key and per hex side
-        self.visited_nodes = bytearray()
-        self.visited_paths = bytearray()
-        self.edge_use = bytearray()
+        # marks of the current chain, one per node / path key and per hex side (lists of
+        # 0/1: the compiled walk indexes them without making an int object per look)
+        self.visited_nodes: list[int] = []
+        self.visited_paths: list[int] = []
+        self.edge_use: list[int] = []
         self.looks: dict[int, list[tuple[int, str]]] | None = None
         self.entered: set[int] = set()
         self.sources: frozenset[int] = frozenset()
@@ -520,13 +521,13 @@ class _Walk:
     def from_token(self, start: int, sources: list[int]) -> None:
         """Walk from one token city (the other token cities count as visited)."""
         keys = len(self.geoms) * _PER_HEX
-        self.visited_nodes = visited = bytearray(keys)
+        self.visited_nodes = visited = [0] * keys
         for s in sources:
             if s != start:
                 visited[s] = 1
         self.sources = frozenset(sources)
-        self.visited_paths = bytearray(keys)
-        self.edge_use = bytearray(len(self.geoms) * 8)
+        self.visited_paths = [0] * keys
+        self.edge_use = [0] * (len(self.geoms) * 8)
         self.node(start, False)
 
     def blocks(self, key: int, g: TileGeometry) -> bool:
