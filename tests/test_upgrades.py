@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rhineland.api import new_game
 from rhineland.board.graph import hex_links
 from rhineland.board.legality import BoardRules
 from rhineland.board.upgrades import (
@@ -135,3 +137,23 @@ def test_generic_rules_examples() -> None:
     assert not generic_upgrades_to(t["201"], t["938"])
     # a private's special lay skips label and city checks
     assert generic_upgrades_to(t["201"], t["15"], special=True)
+
+
+@pytest.mark.parametrize("title", ["18Rhl", "1893"])
+def test_geometry_pickles_and_copies_as_its_tile(title: str) -> None:
+    """A placed tile's geometry (a compiled class in the native build) survives pickle
+    and deep copy: the copy's geometry is worked out again for the copy's tile, equal
+    field by field, and its paths pickle alike."""
+    game = new_game(title, ["A", "B", "C"])
+    placed = [p for p in game.board.tiles.values() if p.geometry.paths]
+    assert placed
+    for p in placed[:20]:
+        for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+            g, h = p.geometry, q.geometry
+            assert h.tile is q.tile and h.rotation == p.rotation
+            assert (h.paths, h.exits, h.edge_paths, h.node_paths, h.gauge_paths,
+                    h.crossings, h.cities) == (g.paths, g.exits, g.edge_paths,
+                                               g.node_paths, g.gauge_paths, g.crossings,
+                                               g.cities)
+        path = p.geometry.paths[0]
+        assert pickle.loads(pickle.dumps(path)) == path
