@@ -9,7 +9,7 @@ needed) into extension modules beside their sources, and writes a manifest
 (``rhineland/_native.json``: the SHA-256 of every source of the package).  Python then
 imports the compiled modules instead of the sources; they behave the same (the type
 annotations are checked at run time as well) and run an env step of either title with
-about 10% fewer instructions than the sources (``bench/instructions.py``).
+about 15% fewer instructions than the sources (``bench/instructions.py``).
 
 At ``import rhineland`` (:func:`install`, its answer kept in :data:`USING_NATIVE`), the
 compiled modules are used only while every source of the package still matches the
