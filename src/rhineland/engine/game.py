@@ -263,8 +263,9 @@ class Game:
         order is the data's, kept by clones): looked at first, then checked."""
         self.position_memo: dict[Hashable, Any] | None = None
         """Answers that hold for the position as it stands, kept while a legal-action
-        trial asks :meth:`check` (the state untouched: :class:`~rhineland.engine.legal.Trial`
-        sets it and takes it away); ``None`` otherwise (:meth:`remembered`)."""
+        trial asks :meth:`check` and while the generator lists the position's candidates
+        (the state untouched both times: :class:`~rhineland.engine.legal.Trial` and
+        ``legal_actions`` set it and take it away); ``None`` otherwise (:meth:`remembered`)."""
         n = len(players)
         if n not in self.data.players:
             allowed = ", ".join(str(k) for k in sorted(self.data.players))
@@ -522,7 +523,8 @@ class Game:
 
     def remembered(self, key: Hashable, compute: Callable[[], _T]) -> _T:
         """``compute()``, kept under ``key`` while the legal-action trials of one position
-        ask :meth:`check` (:attr:`position_memo`): a rule every candidate asks (e.g. a
+        ask :meth:`check`, and while its candidates are listed (:attr:`position_memo`):
+        a rule every candidate asks (e.g. a
         stock-round player's certificate count, whether they must sell) is worked out
         once per position.  ``key`` must name everything the answer depends on besides
         the position (e.g. the player).  Outside those checks: ``compute()`` each time."""
