@@ -85,11 +85,12 @@ class Train:
     owner: str | None = None
     rusted: bool = False
     operated: bool = False
+    name: str = field(init=False, repr=False, compare=False)
+    """The train type's name (the export id without its copy index): the spec's, kept
+    as a plain attribute (read thousands of times a step)."""
 
-    @property
-    def name(self) -> str:
-        """The train type's name (the export id without its copy index)."""
-        return self.spec.name
+    def __post_init__(self) -> None:
+        self.name = self.spec.name
 
 
 @dataclass
@@ -118,10 +119,11 @@ class Corporation:
     can_buy_shares: bool = True
     count_offset: dict[Holder, int] = field(default_factory=dict)
 
-    @property
-    def sym(self) -> str:
-        """The corporation's symbol (from its spec)."""
-        return self.spec.sym
+    sym: str = field(init=False, repr=False, compare=False)
+    """The corporation's symbol (from its spec), kept as a plain attribute."""
+
+    def __post_init__(self) -> None:
+        self.sym = self.spec.sym
 
     @property
     def ipoed(self) -> bool:
@@ -190,10 +192,11 @@ class Minor:
     trains: list[Train] = field(default_factory=list)
     tokens: list[tuple[str, int]] = field(default_factory=list)
 
-    @property
-    def sym(self) -> str:
-        """The minor's symbol (from its spec)."""
-        return self.spec.sym
+    sym: str = field(init=False, repr=False, compare=False)
+    """The minor's symbol (from its spec), kept as a plain attribute."""
+
+    def __post_init__(self) -> None:
+        self.sym = self.spec.sym
 
 
 @dataclass
@@ -205,7 +208,8 @@ class Private:
     closed: bool = False
     ability_uses: int = 0
 
-    @property
-    def sym(self) -> str:
-        """The private company's symbol (from its spec)."""
-        return self.spec.sym
+    sym: str = field(init=False, repr=False, compare=False)
+    """The private company's symbol (from its spec), kept as a plain attribute."""
+
+    def __post_init__(self) -> None:
+        self.sym = self.spec.sym
