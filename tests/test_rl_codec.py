@@ -5,12 +5,18 @@ position of the real games, and at 25 evenly spread positions of each other game
 legal action has exactly one code, the code decodes back to an action equal to it, the
 mask is 1 exactly at those codes, and the recorded next action (when its amount lies on
 the grid) has a code that decodes to it.  The observation has its fixed length there.
+
+``RHINELAND_CODEC_POSITIONS=0`` checks every position of every game, the run's best
+routes included (the acceptance run; a few minutes)::
+
+    RHINELAND_CODEC_POSITIONS=0 .venv/bin/pytest tests/test_rl_codec.py -k every_legal
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import os
 from pathlib import Path
 
 import pytest
@@ -30,7 +36,8 @@ SKIP = {"undo", "redo", "message", "program_share_pass", "program_buy_shares",
         "program_disable", "destination_connection"}
 REAL = {"18Rhl/18Rhl_end_bank.json", "18Rhl/18Rhl_seed_opening.json",
         "1893/1893_end_bank.json"}
-SAMPLED = 25
+SAMPLED = int(os.environ.get("RHINELAND_CODEC_POSITIONS", "25"))
+"""Positions checked per game other than the real ones (0: every position)."""
 FIXTURES = sorted(str(p.relative_to(SHARED / "fixtures"))
                   for p in (SHARED / "fixtures").rglob("*.json") if p.name != "manifest.json")
 
@@ -103,21 +110,22 @@ def test_every_legal_action_has_one_code_and_decodes_back(rel: str) -> None:
     export = load_export(SHARED / "fixtures" / rel)
     actions = export.actions
     decisions = [i for i, a in enumerate(actions) if a.type not in SKIP]
-    real = rel in REAL
-    stride = 1 if real else max(1, len(decisions) // SAMPLED)
+    every = rel in REAL or SAMPLED == 0
+    stride = 1 if every else max(1, len(decisions) // SAMPLED)
     wanted = set(decisions[::stride])
     checked = []
 
     def at(i: int, action: Action, game: Game) -> None:
         if i + 1 in wanted and not game.is_terminal:
-            checked.append(check_position(game, actions[i + 1], routes=real))
+            checked.append(check_position(game, actions[i + 1], routes=every))
 
     game = replay(export, on_action=at)
     if 0 in wanted:
         first = new_game(export.title, [p.name for p in game.players], seed=export.seed,
                          optional_rules=export.optional_rules)
-        checked.append(check_position(first, actions[0], routes=real))
-    assert len(checked) >= min(len(wanted) - 1, SAMPLED - 1)
+        checked.append(check_position(first, actions[0], routes=every))
+    # every wanted position but the one after the last action (the game's end)
+    assert len(checked) >= (len(wanted) - 1 if every else min(len(wanted) - 1, SAMPLED - 1))
     assert sum(checked) > len(checked)  # more than one legal action somewhere
 
 
