@@ -53,10 +53,13 @@ class Boom:
 def test_simulate_stops_on_an_error_and_writes_the_failing_export(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "make_bot", lambda name, seed=0: Boom())
+    Boom.calls = 0
     res = CliRunner().invoke(cli, ["simulate", "18Rhl", "--games", "3", "--players", "3",
                                    "--out", str(tmp_path)])
     assert res.exit_code == 1
-    assert "seed 0" in res.output and "KeyError" in res.output
+    assert isinstance(res.exception, SystemExit)  # the one line, no exception of its own
+    # (the progress bar's line, emptied, comes first)
+    assert res.output.strip().startswith("error: game 18Rhl seed 0") and "KeyError" in res.output
     assert "Traceback" not in res.output
     failed = tmp_path / "18Rhl-0-failed.json"
     assert failed.exists()
@@ -240,3 +243,37 @@ def test_tournament_results_file_resumes_a_stopped_run(tmp_path: Path,
     assert res.exit_code != 0
     assert "runs.jsonl:2: a result line lacks 'seed'" in res.output
     assert "Traceback" not in res.output
+
+
+def test_unwritable_outputs_are_refused_before_any_game(tmp_path: Path) -> None:
+    """``--out`` and ``--results`` that cannot be written: one line, status 2, no game
+    played (a file stands where the folder would go)."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    runner = CliRunner()
+    res = runner.invoke(cli, ["simulate", "1893", "--games", "1", "--players", "2",
+                              "--out", str(blocker / "games")])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit)
+    assert res.output.startswith(f"error: --out: cannot write to {blocker / 'games'}")
+    res = runner.invoke(cli, ["tournament", "1893", "--games", "1", "--players", "2",
+                              "--results", str(blocker / "runs.jsonl")])
+    assert res.exit_code == 2 and isinstance(res.exception, SystemExit)
+    assert res.output.startswith("error: --results: ") and "Traceback" not in res.output
+
+
+def test_tournament_stops_on_an_error_with_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "make_bot", lambda name, seed=0: Boom())
+    monkeypatch.chdir(tmp_path)  # the failing export goes to the current folder
+    Boom.calls = 0
+    res = CliRunner().invoke(cli, ["tournament", "1893", "--games", "2", "--players", "2"])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert res.output.strip().startswith("error: game 1893 seed 0") and "KeyError" in res.output
+    assert (tmp_path / "1893-0-failed.json").exists()
+
+
+def test_unfinished_games_are_named(tmp_path: Path) -> None:
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "1", "--players", "2",
+                                   "--max-actions", "30"])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert "error: 1 of 1 games did not end within --max-actions 30" in res.output

@@ -1,13 +1,16 @@
 """How the ``rhineland`` command reports a failure: one line, the documented exit status.
 
-Three kinds of failure, each with its exit status:
+Four kinds of failure, each with its exit status:
 
 * ``illegal_action`` (1): an action of the export breaks a rule; ``action_id`` and
   ``rule`` name it;
 * ``bad_input`` (2): the file cannot be read or is not a valid export (malformed JSON,
   unknown title, a malformed action: ``rule`` ``"input.*"``);
 * ``bad_argument`` (2): an option value the command cannot use (``--until``/``--before``
-  naming an action the export does not have, ``--entity`` naming no company, ...).
+  naming an action the export does not have, ``--entity`` naming no company, an output
+  path that cannot be written, ...);
+* ``engine_error`` (1): a game of ``simulate`` or ``tournament`` failed (an exception in
+  the engine or a bot, or a broken check); the message names the game and its export.
 
 As text the failure is ``error: <message>`` on standard error; with ``--json`` it is the
 object ``{"error": {"kind", "action_id", "rule", "message"}}`` on one line there.
@@ -23,7 +26,7 @@ import orjson
 
 from rhineland.errors import ExportError, GameError
 
-EXIT_CODES = {"illegal_action": 1, "bad_input": 2, "bad_argument": 2}
+EXIT_CODES = {"illegal_action": 1, "bad_input": 2, "bad_argument": 2, "engine_error": 1}
 
 
 def report(kind: str, message: str, *, as_json: bool = False, action_id: int | None = None,

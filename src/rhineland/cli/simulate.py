@@ -186,6 +186,8 @@ def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, job
                    max_actions, rules)
     if check:
         specs = [dataclasses.replace(s, check=True) for s in specs]
+    if out is not None:
+        _writable_folder(out)
     console = Console(stderr=True)
     outcomes, wall = _play(specs, jobs, console, backend, ray_address)
     _stop_on_error(outcomes)
@@ -202,8 +204,24 @@ def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, job
                           str(o.spread))
         out_console.print(table)
     _summary(out_console, outcomes, wall, jobs)
-    if any(not o.finished for o in outcomes):
+    unfinished = sum(1 for o in outcomes if not o.finished)
+    if unfinished:
+        click.echo(f"error: {unfinished} of {len(outcomes)} games did not end within "
+                   f"--max-actions {max_actions}", err=True)
         sys.exit(1)
+
+
+def _writable_folder(out: str) -> None:
+    """Make the ``--out`` folder (and its parents) before any game is played; exits with
+    a one-line error (status 2) when it cannot be made or written to."""
+    folder = Path(out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".rhineland-write-check"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        fail("bad_argument", f"--out: cannot write to {out}: {exc.strerror or exc}")
 
 
 def _summary(console: Console, outcomes: list[GameOutcome], wall: float, jobs: int) -> None:
@@ -246,6 +264,9 @@ def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, j
     if path is not None:
         try:
             recorded = {spec_key(o.spec): o for o in load_results(path)}
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a"):  # written as each game ends: refused now, not after one
+                pass
         except (OSError, ValueError) as exc:
             fail("bad_argument", f"--results: {exc}")
         done = [recorded[spec_key(s)] for s in specs if spec_key(s) in recorded]
