@@ -45,9 +45,13 @@ def test_moves_undo_save_and_the_saved_game_replays(tmp_path: Path) -> None:
     assert {p.name: p.companies for p in game.players} == {
         "Ann": ["PWB"], "Ben": ["Szl"], "Cid": ["KEO"]}
     # resume: Ann decides next, the Tjt at 80M first
-    res = _play(["--load", str(saved)], "quit\n")
+    res = _play(["--load", str(saved)], "undo\n1\nundo\nquit\n")
     assert res.returncode == 0, res.stderr
     assert "Ann, your moves:" in res.stdout and "1  bid 80M on Tjt" in res.stdout
+    # the loaded actions are not this session's to undo; a move made after loading is
+    assert "error: nothing to undo (no move of yours in this session yet)" in res.stdout
+    assert "played: bid 80M on Tjt" in res.stdout
+    assert "undone: 1 action (back to Ann)" in res.stdout
 
 
 def test_mistakes_are_one_line_errors() -> None:
@@ -64,7 +68,7 @@ def test_mistakes_are_one_line_errors() -> None:
     assert "error: unknown command 'fly'" in out
     assert "error: no company is operating now" in out
     assert "error: save needs a file name" in out
-    assert "error: nothing to undo [undo.empty]" in out
+    assert "error: nothing to undo (no move of yours in this session yet)" in out
     assert "Traceback" not in out + res.stderr
 
 
@@ -86,3 +90,11 @@ def test_bad_arguments() -> None:
     assert res.returncode == 2 and "--load FILE" in res.stderr
     res = _play(["--load", "/nonexistent/game.json"], "")
     assert res.returncode == 2 and res.stderr.count("\n") == 1
+
+
+def test_names_are_shown_as_typed() -> None:
+    """A player name that reads as rich markup is shown as typed, not parsed."""
+    res = _play(["18Rhl", "--players", "Ann,[/b]Ben,[red]Cid"], "1\nquit\n")
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stdout + res.stderr
+    assert "[/b]Ben, your moves:" in res.stdout and "[red]Cid" in res.stdout

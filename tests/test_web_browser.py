@@ -39,7 +39,7 @@ OPENING: list[tuple[int, str | None, str]] = [
     # OR 1: ADR lays tile 4 on K4, places a token at Düren (the example passes here),
     # buys a 2-train; RhE passes
     (1, "K4", "ADR: lay tile 4 on K4 (rotation 1)"),
-    (1, "K6", "ADR: place a token in K6-0-0"),
+    (1, "K6", "ADR: place a token in Düren (K6)"),
     (1, None, "ADR: buy a 2 train (2-0) from the depot for 100M"),
     (1, None, "ADR: pass"), (3, None, "RhE: pass"), (3, None, "RhE: pass"),
     # SR 2: everyone passes

@@ -24,6 +24,7 @@ from pathlib import Path
 import click
 import orjson
 from rich.console import Console
+from rich.markup import escape
 
 from rhineland.api import new_game
 from rhineland.bots import BOT_NAMES, Bot, decider, make_bot
@@ -56,6 +57,7 @@ class Session:
         self.echo = echo
         self.shown: list[Choice] = []
         self.shown_at: int | None = None  # len(game.actions) when the moves were shown
+        self.moves_made = 0  # people's moves of this session not undone (undo's reach)
 
     def run(self, lines: Iterable[str]) -> int:
         """Play until the game ends or ``quit``; ``lines`` yields input lines.
@@ -96,7 +98,7 @@ class Session:
 
     def _show_moves(self) -> None:
         g = self.game
-        self.out.rule(status_line(g))
+        self.out.rule(escape(status_line(g)))
         self.out.print(state_view(g))
         self.shown = g.legal_actions()
         self.shown_at = len(g.actions)
@@ -158,12 +160,16 @@ class Session:
         except GameError as exc:
             self._err(f"error: {exc}")
             return
+        self.moves_made += 1
         self.out.print(f"played: {_plain(g, action)}", markup=False)
 
     def _undo(self) -> None:
         """Undo the last action, and the bots' actions before it, back to a person's
         decision."""
         g = self.game
+        if not self.moves_made:  # the bots' moves before a person's first are kept
+            self._err("error: nothing to undo (no move of yours in this session yet)")
+            return
         n = 0
         try:
             g.undo()
@@ -175,6 +181,7 @@ class Session:
             if n == 0:
                 self._err(f"error: {exc}")
                 return
+        self.moves_made -= 1
         who = ", ".join(g.player(p).name for p in g.acting_entities())
         self.out.print(f"undone: {n} action{'s' if n != 1 else ''} (back to {who})",
                        markup=False)
@@ -189,7 +196,7 @@ class Session:
         except GameError as exc:
             self._err(f"error: {exc}")
             return
-        for ln in route_set_text(rs, self.game.round.label):
+        for ln in route_set_text(rs, self.game.round.label, self.game.board.spec):
             self.out.print(ln, markup=False)
 
     def _save(self, path: str) -> None:
@@ -205,7 +212,7 @@ class Session:
 
     def _final(self) -> None:
         g = self.game
-        self.out.rule(status_line(g))
+        self.out.rule(escape(status_line(g)))
         self.out.print(state_view(g))
         self.out.print("final scores:")
         for p in sorted(g.players, key=lambda p: -g.player_value(p)):
@@ -267,6 +274,7 @@ def play_cmd(title: str | None, players: str | None, bot_specs: tuple[str, ...],
             fail_input(exc, False)
         except ReplayError as exc:
             fail("illegal_action", f"{load}: action {exc.action_id}: {exc.reason}")
+        game.keep_history = True  # the moves made from here on can be undone
     else:
         if title is None or players is None:
             fail("bad_argument", "name a TITLE and --players (or --load FILE)")

@@ -4,6 +4,7 @@ and the status line (round, step, who is to act).  Used by the terminal game
 
 from __future__ import annotations
 
+from rhineland.board.names import location_name
 from rhineland.engine.actions import (
     Action,
     Assign,
@@ -69,7 +70,7 @@ def _action_text(game: Game, a: Action, amount: str | None = None) -> str:
         return f"{prefix}lay tile {a.tile.rpartition('-')[0] or a.tile} on {a.hex} " \
                f"(rotation {a.rotation})"
     if isinstance(a, PlaceToken):
-        return f"{prefix}place a token in {a.city}"
+        return f"{prefix}place a token in {city_place(game, a.city)}"
     if isinstance(a, Dividend):
         return f"{prefix}{a.kind}"
     if isinstance(a, BuyTrain):
@@ -103,3 +104,21 @@ def status_line(game: Game) -> str:
     deciders = ", ".join(who(game, pid) for pid in game.acting_entities())
     acting = name if deciders == name else f"{name} ({deciders})"
     return f"{game.round.label} · {game.round.step_name(game)} · {acting} to act"
+
+
+def city_place(game: Game, city: str) -> str:
+    """A token's city ``"<tile id>-<part>"`` as a place a person reads: the hex's location
+    name and id, and which of the tile's cities where it has several, e.g.
+    ``"Köln (I10), city 2 of 3"``; the id itself when no tile on the board has it."""
+    tile_id, _, part = city.rpartition("-")
+    for hex_id, placed in game.board.tiles.items():
+        if placed.tile_id != tile_id:
+            continue
+        place = location_name(game.board.spec, hex_id)
+        cities = placed.tile.cities
+        if len(cities) > 1:
+            for i, c in enumerate(cities):
+                if str(c.part) == part:
+                    return f"{place}, city {i + 1} of {len(cities)}"
+        return place
+    return city
