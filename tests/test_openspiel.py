@@ -47,6 +47,13 @@ def test_game_shape_and_clone_independence() -> None:
     cash = [first[players.offset + 4 * i] for i in range(4)]
     assert cash == pytest.approx([0.45] * 4)
     assert not state.is_terminal() and state.returns() == [0.0] * 4
+    # an illegal code: the engine's message, the state untouched
+    illegal = next(code for code in range(game.num_distinct_actions())
+                   if code not in clone.legal_actions())
+    with pytest.raises(Exception, match=f"action {illegal} is not legal now") as err:
+        clone.apply_action(illegal)
+    assert "KeyError" not in repr(err.value)
+    assert clone.history() == [] and clone.legal_actions() == legal
 
 
 def test_1893_random_game_ends_with_returns_from_the_scores() -> None:

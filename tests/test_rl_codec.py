@@ -155,6 +155,9 @@ def test_public_encode_decode_round_trip_at_the_start() -> None:
             assert c.decode(game, code) == action
         with pytest.raises(CodecError):
             c.decode(game, c.blocks["dividend"][0])
+        for outside in (-1, c.size, 10**9):  # no wrapping round, no IndexError
+            with pytest.raises(CodecError, match=f"code {outside} is outside 0..{c.size - 1}"):
+                c.decode(game, outside)
     game = new_game("18Rhl", ["a", "b", "c", "d"], seed=3)
     bids = [a for a in (codec("18Rhl", 4).legal(game).action(k)
                         for k in codec("18Rhl", 4).legal(game).codes) if a.type == "bid"]

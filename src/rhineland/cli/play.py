@@ -204,7 +204,8 @@ class Session:
             self._err("error: save needs a file name (save FILE)")
             return
         try:
-            Path(path).write_bytes(orjson.dumps(to_export(self.game), option=orjson.OPT_INDENT_2))
+            Path(path).expanduser().write_bytes(
+                orjson.dumps(to_export(self.game), option=orjson.OPT_INDENT_2))
         except OSError as exc:
             self._err(f"error: cannot write {path}: {exc.strerror}")
             return

@@ -288,7 +288,10 @@ class ActionCodec:
 
     # -- slots -------------------------------------------------------------------------
     def describe(self, code: int) -> tuple[str, Hashable]:
-        """The slot of ``code``: (block name, the slot's parameters as in the table)."""
+        """The slot of ``code``: (block name, the slot's parameters as in the table).
+        Raises :class:`CodecError` for a code outside ``0..size - 1``."""
+        if not 0 <= code < self.size:
+            raise CodecError(f"code {code} is outside 0..{self.size - 1}")
         return self._slots[code]
 
     def _code(self, block: str, slot: Hashable) -> int:

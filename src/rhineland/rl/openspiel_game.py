@@ -182,7 +182,11 @@ class RhinelandState(pyspiel.State):  # type: ignore[misc]
         return sorted(self.legal().codes)
 
     def _apply_action(self, action: int) -> None:
-        self.game.process(self.legal().action(int(action)))
+        legal = self.legal()
+        if int(action) not in legal:  # as the PettingZoo env says it (the state untouched)
+            raise ValueError(f"action {action} is not legal now ({len(legal.codes)} legal "
+                             "codes; see legal_actions())")
+        self.game.process(legal.action(int(action)))
         self._pos.legal = None
         self.num_actions += 1
 
