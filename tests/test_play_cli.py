@@ -72,12 +72,22 @@ def test_mistakes_are_one_line_errors() -> None:
     assert "Traceback" not in out + res.stderr
 
 
-def test_bots_play_a_whole_game() -> None:
+def test_bots_play_a_whole_game(tmp_path: Path) -> None:
+    """Bots in every seat play to the end; the ended game can still be saved.  A title
+    is typed in any letter case."""
+    saved = tmp_path / "ended.json"
     res = _play(["1893", "--players", "Ann,Ben", "--seed", "2", "--bot", "1=random",
-                 "--bot", "ben=random"], "")
+                 "--bot", "ben=random"], f"3\nroutes\nsave {saved}\nquit\n")
     assert res.returncode == 0, res.stderr
     assert "final scores:" in res.stdout
     assert "Ann (random):" in res.stdout and "Ben (random):" in res.stdout
+    assert "error: the game is over (save FILE keeps it" in res.stdout
+    assert "error: the game is over\n" in res.stdout
+    assert f"saved to {saved}" in res.stdout
+    game = replay(load_export(saved))
+    assert game.is_terminal
+    res = _play(["18rhl", "--players", "Ann,Ben,Cid"], "quit\n")
+    assert res.returncode == 0 and "Ann, your moves:" in res.stdout
 
 
 def test_bad_arguments() -> None:

@@ -38,6 +38,7 @@ from rhineland.errors import ExportError, GameError
 from rhineland.io.describe import describe, status_line
 from rhineland.io.export import ReplayError, load_export, replay, to_export
 from rhineland.routes.search import best_routes
+from rhineland.titles import canonical_title
 
 HELP = """moves: N plays move N; N AMOUNT plays a move with an amount (e.g. 3 45)
 commands: undo (back to your last decision), routes (best routes now), state,
@@ -58,17 +59,20 @@ class Session:
         self.shown: list[Choice] = []
         self.shown_at: int | None = None  # len(game.actions) when the moves were shown
         self.moves_made = 0  # people's moves of this session not undone (undo's reach)
+        self.final_at: int | None = None  # len(game.actions) when the end was shown
 
     def run(self, lines: Iterable[str]) -> int:
-        """Play until the game ends or ``quit``; ``lines`` yields input lines.
+        """Play until ``quit`` or the end of input (once the game is over, ``save``,
+        ``undo``, ``state`` and ``help`` still work); ``lines`` yields input lines.
         Returns the exit status (0)."""
         it = iter(lines)
         while True:
             self._bots_move()
-            if self.game.is_terminal:
-                self._final()
-                return 0
-            if self.shown_at != len(self.game.actions):
+            if self.game.is_terminal:  # over: save, undo, help and quit remain
+                if self.final_at != len(self.game.actions):
+                    self._final()
+                    self.final_at = len(self.game.actions)
+            elif self.shown_at != len(self.game.actions):
                 self._show_moves()
             self.out.print("> ", end="")
             try:
@@ -123,7 +127,7 @@ class Session:
         elif word == "routes":
             self._routes()
         elif word == "state":
-            self.shown_at = None
+            self.shown_at = self.final_at = None
         elif word == "save":
             self._save(rest.strip())
         elif word.isdigit():
@@ -133,6 +137,10 @@ class Session:
         return True
 
     def _move(self, n: int, amount: str) -> None:
+        if self.game.is_terminal:
+            self._err("error: the game is over (save FILE keeps it, undo takes back your "
+                      "last move, quit ends)")
+            return
         if not 1 <= n <= len(self.shown):
             self._err(f"error: no move {n} (moves 1..{len(self.shown)})")
             return
@@ -187,6 +195,9 @@ class Session:
                        markup=False)
 
     def _routes(self) -> None:
+        if self.game.is_terminal:
+            self._err("error: the game is over")
+            return
         ent = self.game.round.current_entity(self.game)
         if not hasattr(ent, "trains"):
             self._err("error: no company is operating now (routes are for an operating round)")
@@ -218,6 +229,8 @@ class Session:
         self.out.print("final scores:")
         for p in sorted(g.players, key=lambda p: -g.player_value(p)):
             self.out.print(f"  {p.name:<16} {g.player_value(p)}M", markup=False)
+        self.out.print("the game is over: save FILE keeps it, undo takes back your last move, "
+                       "quit ends")
 
 
 def _plain(game: Game, action: object) -> str:
@@ -279,6 +292,7 @@ def play_cmd(title: str | None, players: str | None, bot_specs: tuple[str, ...],
     else:
         if title is None or players is None:
             fail("bad_argument", "name a TITLE and --players (or --load FILE)")
+        title = canonical_title(title)
         names = [n.strip() for n in players.split(",") if n.strip()]
         if len({n.lower() for n in names}) != len(names):
             fail("bad_argument", "--players: the names must differ")

@@ -46,7 +46,7 @@ from rhineland.sim.batch import (
 )
 from rhineland.sim.results import append_result, load_results, spec_key
 from rhineland.sim.stats import margin, score_margin, standings
-from rhineland.titles import TITLES, get_title
+from rhineland.titles import TITLES, canonical_title, get_title
 
 PER_GAME_ROWS = 40
 """Up to this many games the table has a row per game; beyond, a summary only."""
@@ -181,6 +181,7 @@ def simulate_cmd(title: str, games: int, players: int, bots: str, seed: int, job
                  rules: str, out: str | None, check: bool, backend: str,
                  ray_address: str | None) -> None:
     """Play GAMES games of TITLE (18Rhl or 1893) between bots; print a table."""
+    title = canonical_title(title)
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, out,
                    max_actions, rules)
@@ -255,6 +256,7 @@ def tournament_cmd(title: str, games: int, players: int, bots: str, seed: int, j
                    rules: str, results: str | None) -> None:
     """Play GAMES games of TITLE between bots with seats rotated; print each bot's win
     rate (Wilson 95% interval) and average score (95% interval)."""
+    title = canonical_title(title)
     names = _check(title, players, bots, optional, games, jobs)
     specs = _specs(title, games, players, names, seed, optional, mixed_optional, None,
                    max_actions, rules)

@@ -23,3 +23,13 @@ def get_title(name: str, optional_rules: tuple[str, ...] | list[str] = (),
     if cls is None:
         raise ExportError(f"unknown title {name!r} (rhineland plays: {', '.join(TITLES)})")
     return cls(tuple(optional_rules), rules)
+
+
+def canonical_title(name: str) -> str:
+    """The title's name as rhineland spells it (``"18rhl"`` -> ``"18Rhl"``), matched in
+    any letter case, for names a person types; a name of no title comes back unchanged
+    (:func:`get_title` then refuses it).  Exports keep the exact spelling."""
+    for known in TITLES:
+        if known.lower() == name.lower():
+            return known
+    return name
