@@ -67,3 +67,24 @@ def test_token_moves_name_the_place() -> None:
     tokens = [c for c in game.legal_actions() if isinstance(c, PlaceToken)]
     assert [(t.city, describe(game, t)) for t in tokens] == [
         ("14-0-0", "DE: place a token in Frechen (L3)")]
+
+
+def test_a_played_move_reads_as_it_was_offered() -> None:
+    """The ``played:`` line is worded before the move is made: a depot train is bought
+    "from the depot", not from its new owner."""
+    from rhineland.cli.play import Session
+    from rhineland.engine.actions import BuyTrain
+
+    def at_depot_train(game: Game) -> bool:
+        return any(isinstance(c, BuyTrain) and game.train(c.train).owner is None
+                   for c in game.legal_actions())
+
+    game = _greedy_until(new_game("18Rhl", ["Ann", "Ben", "Cid"], seed=4), at_depot_train)
+    choices = game.legal_actions()
+    n, buy = next((i, c) for i, c in enumerate(choices, 1)
+                  if isinstance(c, BuyTrain) and game.train(c.train).owner is None)
+    offered = describe(game, buy)
+    assert "from the depot" in offered
+    out = Console(width=160, record=True)
+    Session(game, {}, out, echo=False).run([str(n), "quit"])
+    assert f"played: {offered}" in out.export_text()

@@ -277,3 +277,31 @@ def test_unfinished_games_are_named(tmp_path: Path) -> None:
                                    "--max-actions", "30"])
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
     assert "error: 1 of 1 games did not end within --max-actions 30" in res.output
+
+
+def test_a_killed_worker_and_a_multi_line_error_are_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures.process import BrokenProcessPool
+
+    from rhineland.cli import simulate
+
+    def broken(specs: object, jobs: int) -> object:
+        raise BrokenProcessPool("A process in the process pool was terminated abruptly")
+        yield  # a generator, as run_batch is
+
+    monkeypatch.setattr(simulate, "run_batch", broken)
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "2", "--jobs", "2"])
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert res.output.strip() == ("error: a worker process ended abruptly after 0 games: "
+                                  "A process in the process pool was terminated abruptly")
+    monkeypatch.undo()
+
+    class TwoLines(Boom):
+        def choose(self, game: Game, entity: int) -> Action:
+            raise RuntimeError("boom\nsecond line")
+
+    monkeypatch.setattr(batch, "make_bot", lambda name, seed=0: TwoLines())
+    res = CliRunner().invoke(cli, ["simulate", "1893", "--games", "1", "--players", "2",
+                                   "--out", str(tmp_path)])
+    assert res.exit_code == 1
+    assert res.output.strip().count("\n") == 0 and "RuntimeError: boom second line" in res.output

@@ -163,13 +163,14 @@ class Session:
             action = choice.best(g)
         else:
             action = choice
+        text = _plain(g, action)  # worded before: a train's seller, a share's source
         try:
             g.process(action)
         except GameError as exc:
             self._err(f"error: {exc}")
             return
         self.moves_made += 1
-        self.out.print(f"played: {_plain(g, action)}", markup=False)
+        self.out.print(f"played: {text}", markup=False)
 
     def _undo(self) -> None:
         """Undo the last action, and the bots' actions before it, back to a person's
@@ -229,8 +230,8 @@ class Session:
         self.out.print("final scores:")
         for p in sorted(g.players, key=lambda p: -g.player_value(p)):
             self.out.print(f"  {p.name:<16} {g.player_value(p)}M", markup=False)
-        self.out.print("the game is over: save FILE keeps it, undo takes back your last move, "
-                       "quit ends")
+        undo = ", undo takes back your last move" if self.moves_made else ""
+        self.out.print(f"the game is over: save FILE keeps it{undo}, quit ends")
 
 
 def _plain(game: Game, action: object) -> str:

@@ -24,6 +24,7 @@ import dataclasses
 import sys
 import time
 from collections import Counter
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import click
@@ -116,6 +117,10 @@ def _play(specs: list[GameSpec], jobs: int, console: Console, backend: str = "lo
         except BackendError as exc:
             progress.stop()
             fail("bad_argument", f"--backend ray: {exc}")
+        except BrokenProcessPool as exc:  # a worker killed (out of memory, a signal)
+            progress.stop()
+            fail("engine_error", f"a worker process ended abruptly after {len(outcomes)} "
+                 f"games: {exc}")
     outcomes.sort(key=lambda o: o.spec.seed)
     return outcomes, time.perf_counter() - start
 
@@ -128,9 +133,10 @@ def _stdout() -> Console:
 def _stop_on_error(outcomes: list[GameOutcome]) -> None:
     for o in outcomes:
         if o.error is not None:
+            error = " ".join(o.error.split())  # one line, whatever the message
             fail("engine_error", f"game {o.spec.title} seed {o.spec.seed} "
                  f"(bots {','.join(o.spec.bots)}, rules {','.join(o.spec.optional_rules) or '-'}) "
-                 f"failed after {o.actions} actions: {o.error}; its export: {o.export_path}")
+                 f"failed after {o.actions} actions: {error}; its export: {o.export_path}")
 
 
 def _options(f: click.decorators.FC) -> click.decorators.FC:
