@@ -88,3 +88,25 @@ def test_a_played_move_reads_as_it_was_offered() -> None:
     out = Console(width=160, record=True)
     Session(game, {}, out, echo=False).run([str(n), "quit"])
     assert f"played: {offered}" in out.export_text()
+
+
+def test_a_city_of_a_tile_with_several_is_counted() -> None:
+    """Every city of every tile on a new 18Rhl board: a one-city tile gives its place, a
+    tile with several cities says which; an id of no city stays as it is."""
+    from rhineland.board.names import location_name
+    from rhineland.io.describe import city_place
+
+    game = new_game("18Rhl", ["Ann", "Ben", "Cid"])
+    several = 0
+    for hex_id, placed in game.board.tiles.items():
+        cities = placed.tile.cities
+        place = location_name(game.board.spec, hex_id)
+        for i, city in enumerate(cities):
+            text = city_place(game, f"{placed.tile_id}-{city.part}")
+            if len(cities) == 1:
+                assert text == place
+            else:
+                several += 1
+                assert text == f"{place}, city {i + 1} of {len(cities)}"
+    assert several >= 2
+    assert city_place(game, "nowhere-9") == "nowhere-9"

@@ -138,8 +138,7 @@ class Session:
 
     def _move(self, n: int, amount: str) -> None:
         if self.game.is_terminal:
-            self._err("error: the game is over (save FILE keeps it, undo takes back your "
-                      "last move, quit ends)")
+            self._err(f"error: the game is over ({self._over_hint()})")
             return
         if not 1 <= n <= len(self.shown):
             self._err(f"error: no move {n} (moves 1..{len(self.shown)})")
@@ -230,8 +229,12 @@ class Session:
         self.out.print("final scores:")
         for p in sorted(g.players, key=lambda p: -g.player_value(p)):
             self.out.print(f"  {p.name:<16} {g.player_value(p)}M", markup=False)
+        self.out.print(f"the game is over: {self._over_hint()}")
+
+    def _over_hint(self) -> str:
+        """What is left to do once the game is over."""
         undo = ", undo takes back your last move" if self.moves_made else ""
-        self.out.print(f"the game is over: save FILE keeps it{undo}, quit ends")
+        return f"save FILE keeps it{undo}, quit ends"
 
 
 def _plain(game: Game, action: object) -> str:

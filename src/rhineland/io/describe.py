@@ -109,16 +109,12 @@ def status_line(game: Game) -> str:
 def city_place(game: Game, city: str) -> str:
     """A token's city ``"<tile id>-<part>"`` as a place a person reads: the hex's location
     name and id, and which of the tile's cities where it has several, e.g.
-    ``"Köln (I10), city 2 of 3"``; the id itself when no tile on the board has it."""
-    tile_id, _, part = city.rpartition("-")
-    for hex_id, placed in game.board.tiles.items():
-        if placed.tile_id != tile_id:
-            continue
-        place = location_name(game.board.spec, hex_id)
-        cities = placed.tile.cities
-        if len(cities) > 1:
-            for i, c in enumerate(cities):
-                if str(c.part) == part:
-                    return f"{place}, city {i + 1} of {len(cities)}"
-        return place
-    return city
+    ``"Köln (I10), city 2 of 3"``; the id itself when the map has no such city.  The
+    city is found as the rules find it (``parse_city``)."""
+    try:
+        hex_id, index = game.title.parse_city(game, city)
+    except GameError:
+        return city
+    place = location_name(game.board.spec, hex_id)
+    count = len(game.board.tiles[hex_id].tile.cities)
+    return place if count == 1 else f"{place}, city {index + 1} of {count}"
