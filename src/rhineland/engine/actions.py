@@ -491,12 +491,22 @@ class Action:
             # an action read from an export writes back exactly the keys it had, in order
             base = {k: out[k] for k in ("type", "entity", "entity_type") if k in out}
             ordered = {k: out.get(k, base.get(k)) for k in self.key_order}
+            if self.auto_actions and "auto_actions" not in ordered:
+                ordered["auto_actions"] = out["auto_actions"]  # made by the rules
             for name in self._own_fields():
                 changed = getattr(self, name) != defaults.get(name)
                 if name not in ordered and name in out and changed:
                     ordered[name] = out[name]
             return ordered
         return out
+
+
+def with_auto_actions(action: _A, autos: tuple[Action, ...]) -> _A:
+    """A copy of ``action`` carrying ``autos`` as its ``auto_actions`` (actions are frozen)."""
+    new = object.__new__(type(action))
+    new.__dict__.update(action.__dict__)
+    object.__setattr__(new, "auto_actions", autos)
+    return new
 
 
 def _freeze(value: Any) -> Any:

@@ -27,6 +27,7 @@ from rhineland.engine.actions import (
     ProgramSharePass,
     Redo,
     Undo,
+    with_auto_actions,
 )
 from rhineland.engine.entities import (
     IPO,
@@ -256,6 +257,7 @@ class Game:
         self.leniencies: frozenset[str] = frozenset()
         self.leniencies_used: list[LeniencyUse] = []
         self._action_id: int | None = None
+        self._autos: list[Action] | None = None  # noted by record_auto while processing
         self._legal_cache: tuple[tuple[int, int, bool], list[Any]] | None = None
         self._id_top: tuple[int, int] = (0, 0)  # (actions looked at, highest id among them)
         self._train_at: dict[str, int] = {}
@@ -468,7 +470,7 @@ class Game:
         elif not isinstance(action, Message):
             keep = self.keep_history if history is None else history
             self._action_id = action.id
-            self._process_game_action(action, atomic, keep)
+            action = self._process_game_action(action, atomic, keep)
             self._redo_stack.clear()
         self.actions.append(action)
 
@@ -484,9 +486,13 @@ class Game:
         self._id_top = (n, top)
         return top
 
-    def _process_game_action(self, action: Action, atomic: bool, keep: bool) -> None:
+    def _process_game_action(self, action: Action, atomic: bool, keep: bool) -> Action:
+        """Apply ``action`` and its recorded ``auto_actions``; return it as recorded: with
+        the automatic actions the rules made (:meth:`record_auto`) when it carries none."""
         snapshot = self.snapshot() if (atomic or keep) else None
         used = len(self.leniencies_used)
+        autos: list[Action] = []
+        self._autos = autos
         try:
             self._apply(action)
             for auto in action.auto_actions:
@@ -496,8 +502,21 @@ class Game:
                 self.restore(snapshot)
             del self.leniencies_used[used:]  # a refused action used no leniency
             raise
+        finally:
+            self._autos = None
+        if autos and not action.auto_actions:
+            action = with_auto_actions(action, tuple(autos))
         if snapshot is not None and keep:
             self._undo_stack.append((snapshot, action))
+        return action
+
+    def record_auto(self, action: Action) -> None:
+        """Note an automatic action the reference engine writes into the ``auto_actions``
+        of the action being processed (18Rhl's RhE link check, ``destination_connection``),
+        so that the export carries it and 18xx.games loads the game.  Its effect is the
+        caller's to apply; outside :meth:`process` nothing is noted."""
+        if self._autos is not None:
+            self._autos.append(action)
 
     def check(self, action: Action) -> bool:
         """The checks :meth:`process` makes first, made on the state as it is (left
@@ -728,6 +747,7 @@ class Game:
         new.actions = list(self.actions)
         new.leniencies_used = list(self.leniencies_used)
         new._legal_cache = None
+        new._autos = None
         new.position_memo = None
         if history:
             new._undo_stack = [((st.clone(), n), a) for (st, n), a in self._undo_stack]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
+from rhineland.engine.actions import DestinationConnection
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
@@ -490,10 +491,15 @@ class Rhl(Title):
         return super().priority_player(game)
 
 
-def check_rhe_link(game: Game) -> None:
-    """At the end of a track step, while RhE's 3 x par is pending: if the
-    Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus
-    (``rhe_link_now`` records the check for the export's ``destination_connection``)."""
+def check_rhe_link(game: Game, entity: Any) -> None:
+    """At the end of ``entity``'s track step, while RhE's 3 x par is pending: if the
+    Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus.
+
+    Each check is an automatic ``destination_connection`` of ``entity`` in the
+    reference engine (``corporations``: ``[RhE]`` when the link exists, else ``[]``),
+    recorded in the ``auto_actions`` of the action that led to it
+    (:meth:`~rhineland.engine.game.Game.record_auto`); ``rhe_link_now`` keeps the
+    result, which a recorded ``destination_connection`` must agree with."""
     state = rhl_state(game)
     state.rhe_link_now = None
     if not state.rhe_link_bonus:
@@ -505,6 +511,9 @@ def check_rhe_link(game: Game) -> None:
         state.rhe_link_now = True
         game.pay(game.bank, game.corporation(RHE), bonus)
         game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
+    game.record_auto(DestinationConnection(
+        entity=entity.sym, entity_type="corporation",
+        corporations=(RHE,) if state.rhe_link_now else ()))
 
 
 @dataclass

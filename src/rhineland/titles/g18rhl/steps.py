@@ -71,7 +71,7 @@ class G18RhlTrack(TrackStep):
         """The RhE link check (:func:`rhineland.titles.g18rhl.rules.check_rhe_link`)."""
         from rhineland.titles.g18rhl.rules import check_rhe_link
 
-        check_rhe_link(game)
+        check_rhe_link(game, entity)
 
     def skip(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         """A company in receivership or with a negative treasury lays no track, but the
