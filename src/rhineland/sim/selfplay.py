@@ -72,6 +72,11 @@ class SelfPlayResult:
     result: dict[int, int] = field(default_factory=dict)
 
 
+EVEN_WEIGHTS: dict[str, float] = {}
+"""Every action kind drawn with the same weight (1.0): rare kinds get tried as often as
+common ones (the differential runs against the reference)."""
+
+
 def _raises_own_lead(game: Game, action: Action) -> bool:
     """Whether ``action`` is a bid on a waterfall-auction item whose top bid is the
     bidder's own (the random player does not make it: module docstring)."""
@@ -84,11 +89,12 @@ def _raises_own_lead(game: Game, action: Action) -> bool:
     return False
 
 
-def choose(game: Game, rng: random.Random, route_budget: int | None = None) -> Action:
+def choose(game: Game, rng: random.Random, route_budget: int | None = None,
+           weights: dict[str, float] | None = None) -> Action:
     """A random action of ``legal_actions(expand=True)``: an action kind by
-    :data:`WEIGHTS` among the kinds with a legal action (operating companies mostly pay
-    out), then one legal entry of that kind uniformly (a range: one of its amounts
-    uniformly; running trains: the best routes found within ``route_budget`` search
+    ``weights`` (default :data:`WEIGHTS`) among the kinds with a legal action (operating
+    companies mostly pay out), then one legal entry of that kind uniformly (a range: one
+    of its amounts uniformly; running trains: the best routes found within ``route_budget`` search
     nodes, see :data:`ROUTE_BUDGET`).
 
     The candidates are tried only as the draw needs them
@@ -98,6 +104,7 @@ def choose(game: Game, rng: random.Random, route_budget: int | None = None) -> A
     among the kinds that have a legal entry); the kind's entries are tried in a random
     order and the first legal one is taken (uniform among the legal ones).  Ranges are
     drawn from without listing every amount."""
+    table = WEIGHTS if weights is None else weights
     lazy = LazyChoices(game)
     kinds: dict[str, list[Entry]] = {}
     for e in lazy.entries:
@@ -106,7 +113,7 @@ def choose(game: Game, rng: random.Random, route_budget: int | None = None) -> A
         kinds.setdefault(_kind(game, e.action), []).append(e)
     while kinds:
         names = sorted(kinds)
-        kind = rng.choices(names, [WEIGHTS.get(k, 1.0) for k in names])[0]
+        kind = rng.choices(names, [table.get(k, 1.0) for k in names])[0]
         group = kinds[kind]
         if kind == "dividend":
             payout = [lazy.legal(e) for e in group
@@ -152,12 +159,13 @@ def play(title: str, seed: int, *, players: int | None = None,
          optional_rules: Sequence[str] | None = None, max_actions: int = 5000,
          rules: str = "reference",
          on_action: Callable[[Game, Action], Any] | None = None,
-         route_budget: int | None = ROUTE_BUDGET) -> SelfPlayResult:
+         route_budget: int | None = ROUTE_BUDGET,
+         weights: dict[str, float] | None = None) -> SelfPlayResult:
     """Play one random game of ``title`` with ``seed`` (the game's and the choices' seed);
     ``players`` and ``optional_rules`` are drawn from the seed unless given; ``rules``
     is the rule set (``"reference"`` or ``"seed"``); ``route_budget``: the route
-    search's node budget (:data:`ROUTE_BUDGET`).
-    ``on_action(game, action)`` runs after every action."""
+    search's node budget (:data:`ROUTE_BUDGET`); ``weights``: the action kinds' weights
+    (:func:`choose`).  ``on_action(game, action)`` runs after every action."""
     rng = random.Random(seed)
     n, opts = random_setup(title, rng)
     if players is not None:
@@ -169,7 +177,7 @@ def play(title: str, seed: int, *, players: int | None = None,
     game.keep_history = False
     count = 0
     while not game.is_terminal and count < max_actions:
-        action = choose(game, rng, route_budget)
+        action = choose(game, rng, route_budget, weights)
         game.process(action, atomic=False)  # legal by construction: no snapshot to undo to
         count += 1
         if on_action is not None:
