@@ -69,12 +69,15 @@ def test_18rhl_must_sell_only_enough() -> None:
 def test_18rhl_legal_sales_are_exactly_the_rules() -> None:
     """generated2 g410 before #503: BME (20M) must buy, its president (462M) misses
     118M.  The listed sales: not 30% of ADR at 100M (20% is enough), nothing that
-    passes BME's presidency (BME_0 with BME_6), within the 50% market limit."""
+    passes BME's presidency (BME_0 with BME_6), within the 50% market limit; each
+    bundle of the shape 18xx.games' interface offers there (its offers: ADR_2, ADR_2 +
+    ADR_0 at 20%, BME_5, BME_5 + BME_6, CME_3, KEG_5, KEG_5 + KEG_1; one share of BME
+    stands for another)."""
     game = RHL.position("generated2/g410", 502)
     entity = game.state.round.current_entity(game)
     assert (entity.sym, emergency_need(game, entity, game.player(1001))) == ("BME", 118)
     assert listed_sales(game) == {
-        (("ADR_0",), 20), (("ADR_2",), 10), (("ADR_0", "ADR_2"), 20),
+        (("ADR_2",), 10), (("ADR_2", "ADR_0"), 20),
         (("BME_6",), 10), (("BME_6", "BME_5"), 20),
         (("CME_3",), 10), (("KEG_5",), 10), (("KEG_5", "KEG_1"), 20),
     }
@@ -101,7 +104,8 @@ def test_18rhl_presidency_of_the_operating_company_stays() -> None:
 def test_1893_presidency_and_other_companies() -> None:
     """1893 g17: before #530 RAG operates and its president may sell 20% of RAG but not
     30% with the president's certificate; before #536 DE operates and the same player
-    may sell RAG's president's certificate (40%)."""
+    may sell RAG's president's certificate (40%: all four certificates, 10% of the
+    president's coming back in the swap, the bundle 18xx.games' interface offers)."""
     game = G1893.position("g17", 529)
     assert game.state.round.current_entity(game).sym == "RAG"
     assert game.is_legal(sell(1001, "RAG_7", "RAG_6", percent=20))
@@ -109,7 +113,7 @@ def test_1893_presidency_and_other_companies() -> None:
         "train.emergency_presidency")
     game = G1893.position("g17", 535)
     assert game.state.round.current_entity(game).sym == "DE"
-    assert (("RAG_0", "RAG_7", "RAG_6"), 40) in listed_sales(game)
+    assert (("RAG_7", "RAG_6", "RAG_2", "RAG_0"), 40) in listed_sales(game)
 
 
 def test_nothing_sold_once_the_train_is_covered() -> None:
@@ -144,9 +148,10 @@ def test_no_bankruptcy_while_shares_cover_the_train() -> None:
 
 def test_1893_whole_20_percent_certificate_and_least_spend_after_a_sale() -> None:
     """generated2 g518 before #240: RSE (9M) must buy a train; the cheapest, a 3-train,
-    costs 180M and its president has 149M: 22M are missing.  The president's AGV_2 is
-    a 20% certificate: sold whole, it is legal although 10% would do (the sale less
-    its smallest certificate is nothing).  After selling AGV_1 (10% at 120M) a train
+    costs 180M and its president has 149M: 22M are missing.  The listed sales are those
+    18xx.games' interface offers there: AGV_1 and one share of HGK (10% each), not the
+    player's 20% certificate AGV_2 alone (a sale bundle is the smallest certificates
+    first; AGV_1 + AGV_2 sells more than is missing).  After selling AGV_1 (10% at 120M) a train
     from another company (``ebuy_from_others: value``) must cost more than RSE and its
     president had before that share: at least 9 + 269 - 120 + 1 = 159M."""
     game = G1893.position("generated2/g518", 239)
@@ -154,7 +159,7 @@ def test_1893_whole_20_percent_certificate_and_least_spend_after_a_sale() -> Non
     assert (rse.sym, rse.cash, game.player(1001).cash) == ("RSE", 9, 149)
     assert emergency_need(game, rse, game.player(1001)) == 22
     assert game.corporation("AGV").certificates[2].percent == 20
-    assert listed_sales(game) == {(("AGV_2",), 20), (("AGV_1",), 10), (("HGK_3",), 10)}
+    assert listed_sales(game) == {(("AGV_1",), 10), (("HGK_3",), 10)}
 
     game.process(sell(1001, "AGV_1", percent=10))
     assert game.player(1001).cash == 269

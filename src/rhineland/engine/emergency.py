@@ -89,6 +89,25 @@ def check_sale_basics(game: Game, player: Player, corp: Corporation, percent: in
         )
 
 
+def check_presidency_taken(game: Game, player: Player, corp: Corporation,
+                           certs: list[Certificate]) -> None:
+    """A sale with the president's certificate needs another player holding at least its
+    percent (counted as for the presidency), who takes it over: the president's
+    certificate is never sold into the market (18xx.games refuses it: "Cannot sell
+    shares").  Raises ``GameError`` (``"stock.sell_presidency"``)."""
+    pres = next((c for c in certs if c.president), None)
+    if pres is None:
+        return
+    others = max((corp.counted_percent(p.id) for p in game.state.players
+                  if p is not player and not p.bankrupt), default=0)
+    if others < pres.percent:
+        raise GameError(
+            f"{player.name} cannot sell {corp.sym}'s president's certificate: no other "
+            f"player holds {pres.percent}% to take the presidency (the most is {others}%)",
+            "stock.sell_presidency",
+        )
+
+
 def check_bundle_percent(corp: Corporation, certs: list[Certificate], percent: int) -> None:
     """A sale's ``percent`` matches its certificates: their sum, or, when the president's
     certificate is among them, their sum less a part of it kept (in 10% steps; the part

@@ -13,7 +13,7 @@ Money is in Mark (M), integers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -504,7 +504,7 @@ class Game:
             raise
         finally:
             self._autos = None
-        if autos and not action.auto_actions:
+        if autos and not action.auto_actions and not self.state.finished:
             action = with_auto_actions(action, tuple(autos))
         if snapshot is not None and keep:
             self._undo_stack.append((snapshot, action))
@@ -514,7 +514,8 @@ class Game:
         """Note an automatic action the reference engine writes into the ``auto_actions``
         of the action being processed (18Rhl's RhE link check, ``destination_connection``),
         so that the export carries it and 18xx.games loads the game.  Its effect is the
-        caller's to apply; outside :meth:`process` nothing is noted."""
+        caller's to apply; outside :meth:`process`, or when the action ends the game (the
+        reference makes no automatic action then), nothing is noted."""
         if self._autos is not None:
             self._autos.append(action)
 
@@ -766,6 +767,17 @@ class Game:
         self.use_leniency(LeniencyUse(rule, self._action_id, message))
 
     # -- helpers used by rounds --------------------------------------------------
+    def decides_for(self, player_id: int, entity_type: str, entity: int | str) -> bool:
+        """Whether player ``player_id`` decides for the entity an action names
+        (``entity_type``, ``entity``: a player id or a symbol; :meth:`entity_owner_ids`);
+        an entity the game does not have is left to the rules to refuse (True)."""
+        if entity_type == "player":
+            return entity == player_id
+        tables: dict[str, Mapping[str, Any]] = {
+            "corporation": self.corporations, "minor": self.minors, "company": self.privates}
+        found = tables.get(entity_type, {}).get(str(entity))
+        return found is None or player_id in self.entity_owner_ids(found)
+
     def entity_owner_ids(self, entity: Any) -> list[int]:
         """Player ids who decide for ``entity`` (a player, corporation, minor or private)."""
         if isinstance(entity, Player):

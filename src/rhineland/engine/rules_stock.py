@@ -180,17 +180,25 @@ class StockRules:
                    certs: list[Certificate], percent: int) -> None:
         """Whether ``player`` may sell ``percent`` of ``corp`` in a stock round: it has
         operated, the market pool stays within ``market_share_limit`` (50%) and the
-        player holds enough (:func:`rhineland.engine.emergency.check_sale_basics`).
-        Raises ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
-        ``"stock.sell_percent"``).  Title hook; 1893 forbids sales in the first SR.
+        player holds enough (:func:`rhineland.engine.emergency.check_sale_basics`), and
+        another player takes over a president's certificate sold
+        (:func:`~rhineland.engine.emergency.check_presidency_taken`).  Raises
+        ``GameError`` (``"stock.sell_before_operating"``, ``"stock.market_limit"``,
+        ``"stock.sell_percent"``, ``"stock.sell_presidency"``).  Title hook; 1893 forbids
+        sales in the first SR.
 
         Every sale (stock round or emergency) passes this check before anything changes,
         and it only reads the state: the legal-action generator leaves out the bundles
         it refuses without trying them."""
-        from rhineland.engine.emergency import check_bundle_percent, check_sale_basics
+        from rhineland.engine.emergency import (
+            check_bundle_percent,
+            check_presidency_taken,
+            check_sale_basics,
+        )
 
         check_bundle_percent(corp, certs, percent)
         check_sale_basics(game, player, corp, percent)
+        check_presidency_taken(game, player, corp, certs)
 
     def after_shares_sold(self, game: Game, player: Player, corp: Corporation,
                           certs: list[Certificate]) -> None:

@@ -67,6 +67,25 @@ def to_market(game: Game, cert: Certificate) -> None:
     give(game, cert, MARKET)
 
 
+def sale_bundle_shapes(held: list[Certificate]) -> list[tuple[list[Certificate], int]]:
+    """The bundles a holder's certificates of one corporation form for a sale, as
+    (certificates, percent), as 18xx.games' interface lists them: the certificates
+    smallest first (the president's certificate last, one size newest first), each
+    prefix a bundle at its percent, and a prefix ending in the president's certificate
+    also at each 10% less of it down to one share of it (the rest comes back in the
+    presidency swap).  The sale rules then decide which of them may be sold."""
+    certs = sorted(held, key=lambda c: (c.president, c.percent, -c.index))
+    out: list[tuple[list[Certificate], int]] = []
+    total = 0
+    for i, cert in enumerate(certs):
+        total += cert.percent
+        prefix = certs[:i + 1]
+        if cert.president:
+            out.extend((prefix, total - 10 * k) for k in range(cert.percent // 10 - 1, 0, -1))
+        out.append((prefix, total))
+    return out
+
+
 def oldest_in_market(corp: Corporation) -> Certificate | None:
     """The certificate of ``corp`` (any size) that has been in the market longest."""
     pool = [c for c in corp.certificates if c.owner == MARKET]

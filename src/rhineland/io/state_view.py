@@ -53,7 +53,7 @@ def game_state(game: Game) -> dict[str, Any]:
         out["step"] = rnd.step_name(game) if rnd is not None else None
         out["acting"] = [str(i) for i in rnd.acting_player_ids(game)] if rnd is not None else []
     out["player_order"] = [str(p.id) for p in st.players]
-    out["priority"] = str(game.title.trace_priority(game).id)
+    out["priority"] = str(game.title.trace_priority(game).id) if game.seat_order() else None
     out["players"] = {str(p.id): player_view(game, p) for p in st.players}
     corps = {}
     for c in game.corporations.values():

@@ -432,16 +432,11 @@ class GameStore:
         if pid not in acting:
             names = ", ".join(game.player(p).name for p in acting) or "nobody"
             raise Forbidden(f"not your turn: {names} to act")
-        if action.entity_type == "player":
-            if action.entity != pid:
-                raise Forbidden(f"your seat is player {pid}, not {action.entity}")
+        if game.decides_for(pid, action.entity_type, action.entity):
             return
-        tables: dict[str, Mapping[str, Any]] = {
-            "corporation": game.corporations, "minor": game.minors, "company": game.privates}
-        table = tables.get(action.entity_type, {})
-        entity = table.get(str(action.entity))
-        if entity is not None and pid not in game.entity_owner_ids(entity):
-            raise Forbidden(f"{action.entity} is not yours to run")
+        if action.entity_type == "player":
+            raise Forbidden(f"your seat is player {pid}, not {action.entity}")
+        raise Forbidden(f"{action.entity} is not yours to run")
 
     def _apply(self, live: Live, action: Action, pid: int | None) -> None:
         """Process ``action`` (raising :class:`Refused` for an illegal one), then store it;

@@ -138,6 +138,9 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
     token_hex = _token_hexes(game)
     out: list[dict[str, Any]] = []
     for choice in game.legal_actions():
+        named = choice.action if isinstance(choice, AmountRange) else choice
+        if not game.decides_for(seat, named.entity_type, named.entity):
+            continue  # another seat's (e.g. a discard of another crowded company)
         entry: dict[str, Any] = {"text": describe(game, choice)}
         if isinstance(choice, AmountRange):
             entry["action"] = choice.action.to_json()

@@ -57,6 +57,7 @@ from rhineland.engine.legal.choices import (
 )
 from rhineland.engine.legal.trial import Trial
 from rhineland.engine.rounds.stock import StockRound
+from rhineland.engine.shares import sale_bundle_shapes
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -164,17 +165,21 @@ def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Act
     """One certificate of each size from the IPO and from the market that ``player`` has
     the cash for (candidates; the stock round's buy refuses a certificate whose title
     price, :meth:`~rhineland.engine.rules_stock.StockRules.share_price_for`, exceeds the
-    buyer's cash)."""
+    buyer's cash).  As 18xx.games' interface offers them: of one size the first
+    certificate (in the market the one there longest), and a president's certificate
+    from the market only while the market holds no certificate of another size."""
     out: list[Action] = []
     if corp.share_price is None:
         return out
     for source in (IPO, MARKET):
-        seen: set[tuple[int, bool]] = set()
-        for cert in sorted(corp.certs_of(source), key=lambda c: c.index):
-            key = (cert.percent, cert.president)
-            if key in seen or cert.reserved:
+        first: dict[int, Certificate] = {}
+        order = (lambda c: c.pool_seq) if source == MARKET else (lambda c: c.index)
+        for cert in sorted(corp.certs_of(source), key=order):
+            if not cert.reserved:
+                first.setdefault(cert.percent, cert)
+        for cert in first.values():
+            if source == MARKET and cert.president and len(first) > 1:
                 continue
-            seen.add(key)
             if game.title.share_price_for(game, corp, cert, source) > player.cash:
                 continue
             out.append(trusted(BuyShares, entity=player.id, shares=(cert.id,),
@@ -184,34 +189,15 @@ def buy_share_actions(game: Game, player: Player, corp: Corporation) -> list[Act
 
 def sale_bundles(game: Game, player: Player,
                  corp: Corporation) -> list[tuple[tuple[str, ...], int]]:
-    """Every distinct bundle of ``player``'s certificates of ``corp`` as (certificate ids,
-    percent): any number of each certificate size, and with the president's certificate
-    any percent of it (the rest comes back as change).  Candidates."""
+    """The sale bundles of ``player``'s certificates of ``corp`` as (certificate ids,
+    percent), those 18xx.games' interface lists
+    (:func:`~rhineland.engine.shares.sale_bundle_shapes`).  Candidates."""
     return [(tuple(c.id for c in certs), pct) for certs, pct in _bundles(player, corp)]
 
 
 def _bundles(player: Player, corp: Corporation) -> list[tuple[list[Certificate], int]]:
     """:func:`sale_bundles` as (certificates, percent)."""
-    held = corp.certs_of(player.id)
-    if not held:
-        return []
-    pres = [c for c in held if c.president]
-    by_size: dict[int, list[Certificate]] = {}
-    for c in sorted((c for c in held if not c.president), key=lambda c: -c.index):
-        by_size.setdefault(c.percent, []).append(c)
-    combos: list[list[Certificate]] = [[]]
-    for size in sorted(by_size):
-        combos = [combo + by_size[size][:k] for combo in combos
-                  for k in range(len(by_size[size]) + 1)]
-    out: list[tuple[list[Certificate], int]] = []
-    for combo in combos:
-        pct = sum(c.percent for c in combo)
-        if combo:
-            out.append((combo, pct))
-        for p in pres:
-            for part in range(10, p.percent + 1, 10):
-                out.append(([p, *combo], pct + part))
-    return out
+    return sale_bundle_shapes(corp.certs_of(player.id))
 
 
 def sell_share_actions(game: Game, player: Player) -> list[Action]:

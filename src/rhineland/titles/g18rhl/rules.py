@@ -268,9 +268,12 @@ class Rhl(Title):
         self.after_train_bought(game, rnd, entity, train)
 
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
-        """Who decides for a corporation in receivership: every player, priority first."""
-        first = self.trace_priority(game)
+        """Who decides for a corporation in receivership: every player not bankrupt,
+        priority first (nobody once all are bankrupt)."""
         order = game.seat_order()
+        if not order:
+            return []
+        first = self.trace_priority(game)
         i = order.index(first) if first in order else 0
         return [p.id for p in order[i:] + order[:i]]
 

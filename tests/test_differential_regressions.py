@@ -1,0 +1,85 @@
+"""Regressions found by the differential runs (``scripts/differential.py``): games played
+here that 18xx.games refused, or where its interface would not have offered an action.
+
+Each case is our own export in ``tests/data/differential``, cut before the fault, and
+the values the reference engine gives at that point (its interface's offers, read with
+the oracle of ``../shared/tools/ref-oracle``).  One share of a corporation stands for
+another of the same size and source, as in the reference's comparison.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rhineland.engine.actions import BuyShares, SellShares
+from rhineland.engine.game import Game
+from rhineland.errors import GameError
+from rhineland.io.export import load_export, replay
+
+DATA = Path(__file__).parent / "data" / "differential"
+
+
+def position(name: str) -> Game:
+    """The game at the end of the cut export ``name``."""
+    return replay(load_export(DATA / f"{name}.json"))
+
+
+def share_class(game: Game, shares: tuple[str, ...], percent: int) -> tuple[object, ...]:
+    """A bundle as the reference compares offers: corporation, each certificate's size
+    and whether it is a president's, and the percent sold."""
+    corp = game.corporation(shares[0].split("_")[0])
+    certs = {c.id: c for c in corp.certificates}
+    return (corp.sym, tuple(sorted((certs[s].percent, certs[s].president) for s in shares)),
+            percent)
+
+
+def test_sale_bundles_are_the_smallest_certificates_first() -> None:
+    """18Rhl, seed 203, SR before #67: player 2 holds BME_4 (10%) and BME's president's
+    certificate (20%).  The reference offers BME_4 (10%), BME_4 + BME_0 at 20% (10% of
+    the president's certificate comes back in the swap) and at 30%; rhineland listed
+    the president's certificate alone at 10% and 20% (a sale the reference accepts but
+    its interface never shows)."""
+    game = position("18Rhl_203_before67_sale_bundles")
+    listed = {share_class(game, a.shares, a.percent) for a in game.legal_actions()
+              if isinstance(a, SellShares) and a.shares[0].startswith("BME_")}
+    assert listed == {
+        ("BME", ((10, False),), 10),
+        ("BME", ((10, False), (20, True)), 20),
+        ("BME", ((10, False), (20, True)), 30),
+    }
+
+
+def test_no_presidents_certificate_from_the_market_beside_another_size() -> None:
+    """18Rhl, seed 0 (even-kind random player), SR before #384: RhE is in receivership,
+    its president's certificate RhE_0 (20%) lies in the market beside 10% shares.  The
+    reference's interface offers RhE_5 (10%) only; rhineland offered RhE_0 and player 4
+    bought it."""
+    game = position("18Rhl_even0_before384_pool_president")
+    rhe = game.corporation("RhE")
+    market = {c.id: (c.percent, c.president) for c in rhe.certs_of("market")}
+    assert market["RhE_0"] == (20, True) and (10, False) in market.values()
+    listed = {share_class(game, a.shares, a.percent) for a in game.legal_actions()
+              if isinstance(a, BuyShares) and a.shares[0].startswith("RhE_")}
+    assert listed == {("RhE", ((10, False),), 10)}
+
+
+def test_the_presidents_certificate_is_sold_only_to_a_successor() -> None:
+    """18Rhl, seed 304 (even-kind random player), SR before #222: player 1 is KEG's
+    president (20%); player 3 holds KEG_2, a double certificate, but counts 10% for the
+    presidency (the reference's count after a partial sale).  Nobody else can take the
+    presidency, so the reference refuses the sale of KEG_0 ("Cannot sell shares of
+    KEG") and its interface offers player 1 only RhE_3."""
+    game = position("18Rhl_even304_before222_president_sale")
+    keg = game.corporation("KEG")
+    assert keg.president == 1 and keg.counted_percent(3) == 10
+    sale = SellShares(entity=1, entity_type="player", shares=("KEG_0",), percent=20)
+    cash = game.player(1).cash
+    with pytest.raises(GameError) as info:
+        game.process(sale)
+    assert info.value.rule == "stock.sell_presidency"
+    assert game.player(1).cash == cash and keg.president == 1
+    listed = {share_class(game, a.shares, a.percent) for a in game.legal_actions()
+              if isinstance(a, SellShares)}
+    assert listed == {("RhE", ((10, False),), 10)}
