@@ -164,7 +164,11 @@ def _play_web(title: str, seed: int, n: int, opts: Sequence[str], rng: random.Ra
     """A game played through the web API (in process): every seat a random client that
     reads its legal actions, draws one (an amount in its range) and posts it; the
     export is then downloaded and loaded."""
-    from fastapi.testclient import TestClient
+    import warnings
+
+    with warnings.catch_warnings():  # starlette's note on its httpx transport
+        warnings.filterwarnings("ignore", message=".*httpx.*")
+        from fastapi.testclient import TestClient
 
     from rhineland.io.export import game_from_export, parse_export
     from rhineland.web.app import create_app

@@ -1,0 +1,73 @@
+"""The differential harness's own parts that need no Ruby: playing games here in every
+mode (their exports replay to the same state), the verdict's lines and the summary by
+kind of fault.  Its runs against the reference are ``scripts/differential.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rhineland.io.export import parse_export, replay, to_export
+from rhineland.io.state_view import game_state
+from rhineland.sim.differential import (
+    MODES,
+    Oracle,
+    OracleError,
+    Verdict,
+    play_ours,
+    summary,
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_mode_plays_a_game_whose_export_replays(mode: str) -> None:
+    game = play_ours("18Rhl", 11, mode, max_actions=60)
+    out = to_export(game)
+    assert len(out["actions"]) == 60
+    again = replay(parse_export(out))
+    assert game_state(again) == game_state(game)
+
+
+def test_the_web_client_posts_every_action_over_the_api() -> None:
+    game = play_ours("1893", 5, "web", max_actions=30, players=3)
+    assert [a.id for a in game.actions] == list(range(1, 31))
+    assert [p for _, p in game.seats] == ["P1", "P2", "P3"]
+
+
+def test_an_unknown_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown mode 'chess'"):
+        play_ours("18Rhl", 1, "chess")
+
+
+def test_the_oracle_needs_its_folder(tmp_path: Path) -> None:
+    with pytest.raises(OracleError, match="no reference oracle"):
+        Oracle(tmp_path / "missing")
+
+
+def test_verdict_lines_and_the_summary_by_kind() -> None:
+    clean = Verdict(game="a", title="18Rhl", source="even", actions=10, accepted=True,
+                    same_values=True, matched=10, compared=10)
+    refused = Verdict(game="b", title="18Rhl", source="web", actions=99, refused_at=42,
+                      refusal="Engine::GameError: Not a buyable train: 2-6")
+    other = Verdict(game="c", title="18Rhl", source="bots", actions=50, accepted=True,
+                    same_values=True,
+                    not_offered=[{"id": 7, "type": "sell_shares", "reason": "x"}],
+                    difference={"action_id": 9, "type": "pass", "path": "players.1.cash",
+                                "ours": 10, "reference": 20})
+    assert clean.clean and not refused.clean and not other.clean
+    assert clean.line() == "a [even, 10 actions]: ok (10/10 states)"
+    assert refused.line() == ("b [web, 99 actions]: REFUSED at 42: Engine::GameError: Not a "
+                              "buyable train: 2-6")
+    assert "1 not offered, first #7" in other.line()
+    assert "state differs after #9 (pass): players.1.cash: ours 10 != reference 20" in (
+        other.line())
+    lines = summary([clean, refused, other,
+                     Verdict(game="d", title="18Rhl",
+                             refusal="Engine::GameError: Not a buyable train: 4-1")])
+    assert lines[0] == ("18Rhl: 4 games, 1 clean; accepted with the same values 2, every "
+                        "action offered 3, every state equal 3")
+    assert "     2 x 18Rhl refused: Engine::GameError: Not a buyable train: #  (e.g. b)" in (
+        lines)
+    assert any(line.endswith("x 18Rhl not offered: sell_shares  (e.g. c)") for line in lines)
+    assert any("18Rhl state: pass -> players.#.cash" in line for line in lines)
