@@ -11,10 +11,12 @@ import pytest
 from rhineland.io.export import parse_export, replay, to_export
 from rhineland.io.state_view import game_state
 from rhineland.sim.differential import (
+    ALL_BANKRUPT,
     MODES,
     Oracle,
     OracleError,
     Verdict,
+    documented_difference,
     play_ours,
     summary,
 )
@@ -71,3 +73,16 @@ def test_verdict_lines_and_the_summary_by_kind() -> None:
         lines)
     assert any(line.endswith("x 18Rhl not offered: sell_shares  (e.g. c)") for line in lines)
     assert any("18Rhl state: pass -> players.#.cash" in line for line in lines)
+
+
+def test_the_all_bankrupt_end_is_a_documented_difference() -> None:
+    end = {"action_id": 645, "type": "bankrupt", "path": "finished", "ours": True,
+           "reference": False}
+    assert documented_difference(end, last=True) == ALL_BANKRUPT
+    assert documented_difference(end, last=False) is None
+    assert documented_difference({**end, "path": "players.1.cash"}, last=True) is None
+    v = Verdict(game="e", title="18Rhl", accepted=True, same_values=True, difference=end,
+                documented=ALL_BANKRUPT)
+    assert v.clean and "documented difference: every player bankrupt" in v.line()
+    assert summary([v])[0].endswith("every state equal 0 (and 1 but for a documented "
+                                    "difference)")

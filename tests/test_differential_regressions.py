@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rhineland.engine.actions import BuyShares, SellShares
+from rhineland.engine.actions import BuyShares, Pass, SellShares
 from rhineland.engine.game import Game
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
@@ -83,3 +83,19 @@ def test_the_presidents_certificate_is_sold_only_to_a_successor() -> None:
     listed = {share_class(game, a.shares, a.percent) for a in game.legal_actions()
               if isinstance(a, SellShares)}
     assert listed == {("RhE", ((10, False),), 10)}
+
+
+def test_a_holding_counted_short_is_not_sold_out() -> None:
+    """18Rhl, seed 409 (random player), the last pass of SR 13 (#899): player 3 holds
+    every certificate of KEG (100%), but after player 1's partial sale of KEG's
+    president's certificate handed back a double, the reference counts player 1 10%
+    short (-10%) and the market 10% over: the players hold 90% by its count.  The
+    reference does not move KEG up at the end of the SR: it stays
+    at 60M on row 5, column 2 (rhineland moved it to 65M)."""
+    game = position("18Rhl_random409_before899_sold_out")
+    keg = game.corporation("KEG")
+    assert keg.percent_of(3) == 100 and keg.counted_percent(1) == -10
+    game.process(Pass(entity=5, entity_type="player"))
+    assert game.round.kind == "Operating"
+    assert keg.share_price is not None
+    assert (keg.share_price.price, keg.share_price.row, keg.share_price.col) == (60, 5, 2)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
 from rhineland.engine.shares import (
+    counted_sold_percent,
     give,
     move_price,
     operating_order_key,
@@ -329,11 +330,14 @@ class StockRules:
 
     def sold_out_order(self, game: Game) -> list[Corporation]:
         """Corporations whose price rises at the end of the SR: floated, open, and
-        100% held by players (none left in the IPO or the market), in operating order
-        (so of two in one cell the one that arrived first arrives first above)."""
+        100% held by players (none left in the IPO or the market), counted as for the
+        presidency (:func:`~rhineland.engine.shares.counted_sold_percent`: a holding
+        counted 10% short after a partial sale of a president's certificate is not
+        sold out), in operating order (so of two in one cell the one that arrived first
+        arrives first above)."""
         sold_out = [
             c for c in game.corporations.values()
-            if c.floated and not c.closed and sold_percent(c) == 100
+            if c.floated and not c.closed and counted_sold_percent(c) == 100
         ]
         return sorted(sold_out, key=lambda c: operating_order_key(game, c))
 

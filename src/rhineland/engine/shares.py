@@ -97,6 +97,13 @@ def sold_percent(corp: Corporation) -> int:
     return sum(c.percent for c in corp.certificates if isinstance(c.owner, int))
 
 
+def counted_sold_percent(corp: Corporation) -> int:
+    """Percent held by players as the presidency counts it
+    (:meth:`~rhineland.engine.entities.Corporation.counted_percent`: after a partial
+    sale of a president's certificate handed back a double, 10% of it counts as the
+    market's)."""
+    return sold_percent(corp) + sum(v for h, v in corp.count_offset.items()
+                                    if isinstance(h, int))
 
 
 def swap_certificates(corp: Corporation, holder: int, percent: int) -> list[Certificate]:

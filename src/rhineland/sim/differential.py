@@ -237,12 +237,17 @@ class Verdict:
     matched: int = 0
     compared: int = 0
     error: str | None = None
+    documented: str | None = None
+    """The difference is one ``docs/rules-differences.md`` lists (its name), where the
+    reference does what the rules clearly forbid."""
 
     @property
     def clean(self) -> bool:
-        """Accepted with the same values, every action offered, every state equal."""
+        """Accepted with the same values, every action offered, every state equal (but
+        for a documented difference)."""
         return (self.accepted and self.same_values is not False and not self.not_offered
-                and self.difference is None and self.error is None)
+                and (self.difference is None or self.documented is not None)
+                and self.error is None)
 
     def line(self) -> str:
         """One line: the game and its first fault (or ``ok``)."""
@@ -257,7 +262,9 @@ class Verdict:
             x = self.not_offered[0]
             parts.append(f"{len(self.not_offered)} not offered, first #{x.get('id')}: "
                          f"{str(x.get('reason'))[:200]}")
-        if self.difference:
+        if self.difference and self.documented:
+            parts.append(f"documented difference: {self.documented}")
+        elif self.difference:
             d = self.difference
             parts.append(f"state differs after #{d['action_id']} ({d['type']}): {d['path']}: "
                          f"ours {str(d['ours'])[:80]} != reference {str(d['reference'])[:80]}")
@@ -275,7 +282,9 @@ class Verdict:
             out.append("other values")
         for x in self.not_offered[:1]:
             out.append(f"not offered: {x.get('type')}")
-        if self.difference:
+        if self.difference and self.documented:
+            out.append(f"documented: {self.documented}")
+        elif self.difference:
             out.append(f"state: {self.difference['type']} -> "
                        f"{_generic(self.difference['path'])}")
         return out
@@ -330,7 +339,24 @@ def judge(oracle: Oracle, export_path: Path, work: Path, *, source: str = "",
         d = report.diffs[0]
         verdict.difference = {"action_id": d.action_id, "type": d.action_type,
                               "path": d.path, "ours": d.ours, "reference": d.theirs}
+        verdict.documented = documented_difference(verdict.difference,
+                                                   last=report.matched + 1 == report.total)
     return verdict
+
+
+ALL_BANKRUPT = "every player bankrupt: the game ends (the reference goes on, nobody to act)"
+"""``docs/rules-differences.md``, both titles: when the last player goes bankrupt the
+game is over here; the reference leaves it unfinished with no one to act."""
+
+
+def documented_difference(difference: dict[str, Any], *, last: bool) -> str | None:
+    """The name of the documented difference ``difference`` is (:data:`ALL_BANKRUPT`:
+    the game's last action a bankruptcy after which only our game is finished), or
+    ``None``."""
+    if (last and difference["type"] == "bankrupt" and difference["path"] == "finished"
+            and difference["ours"] is True and difference["reference"] is False):
+        return ALL_BANKRUPT
+    return None
 
 
 def summary(verdicts: Sequence[Verdict]) -> list[str]:
@@ -342,9 +368,12 @@ def summary(verdicts: Sequence[Verdict]) -> list[str]:
         accepted = sum(v.accepted and v.same_values is not False for v in vs)
         offered = sum(not v.not_offered for v in vs)
         equal = sum(v.difference is None and v.error is None for v in vs)
+        documented = sum(v.documented is not None and v.error is None for v in vs)
         lines.append(f"{title}: {len(vs)} games, {sum(v.clean for v in vs)} clean; accepted "
                      f"with the same values {accepted}, every action offered {offered}, "
-                     f"every state equal {equal}")
+                     f"every state equal {equal}"
+                     + (f" (and {documented} but for a documented difference)"
+                        if documented else ""))
     counts: Counter[str] = Counter()
     first: dict[str, str] = {}
     for v in verdicts:
