@@ -72,3 +72,20 @@ def test_a_game_played_here_carries_its_link_checks_and_replays() -> None:
     again = replay(parse_export(out))
     assert to_export(again)["actions"] == out["actions"]
 
+
+
+def test_the_export_has_the_header_18xx_games_writes() -> None:
+    """The header of a real 18xx.games export (the keys its "Import hotseat game" reads:
+    title, players, min/max players, settings with the seed and optional rules), filled
+    from the game; a finished game adds its result and end reason."""
+    real = read_json(SHARED / "fixtures" / "18Rhl" / "18Rhl_end_bank.json")
+    result = play("18Rhl", 200, players=4, max_actions=50)
+    out = to_export(result.game)
+    missing = set(real) - set(out) - {"id", "result", "loaded", "created_at", "updated_at",
+                                      "finished_at", "game_end_reason"}
+    assert missing == set()
+    assert set(real["settings"]) <= set(out["settings"])
+    assert (out["min_players"], out["max_players"], out["status"]) == (4, 4, "active")
+    assert out["round"] in ("Stock Round", "Operating Round", "Auction Round")
+    assert out["acting"] == result.game.acting_entities()
+    assert to_export(replay(parse_export(out))) == out

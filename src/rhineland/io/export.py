@@ -293,7 +293,10 @@ class ReplayError(GameError):
 
 
 def to_export(game: Game, *, title: str | None = None) -> dict[str, Any]:
-    """The game as an 18xx.games export: title, players, settings, every action processed.
+    """The game as an 18xx.games export: title, players, settings, every action processed,
+    and the header fields 18xx.games writes (``user``, ``min_players``/``max_players``,
+    ``status``, ``turn``, ``round``, ``acting``), so that its "Import hotseat game"
+    takes it as one of its own.
 
     Loading it with :func:`parse_export` and replaying gives the same state.
     ``result`` (player id -> score) is included once the game is finished.  A game
@@ -301,19 +304,30 @@ def to_export(game: Game, *, title: str | None = None) -> dict[str, Any]:
     :data:`~rhineland.engine.ruleset.EXPORT_KEY` (``"rhineland_rules"``), a key
     18xx.games never writes.
     """
-    settings: dict[str, Any] = {"seed": game.seed,
+    settings: dict[str, Any] = {"seed": game.seed, "is_async": True, "unlisted": True,
+                                "auto_routing": False, "player_order": None,
                                 "optional_rules": list(game.title.optional_rules)}
     if game.title.rules != REFERENCE:
         settings[EXPORT_KEY] = game.title.rules
+    st = game.state
     out: dict[str, Any] = {
-        "title": title or game.data.title,
+        "description": "",
+        "user": {"id": 0, "name": "You"},
         "players": [{"id": pid, "name": name} for pid, name in game.seats],
+        "min_players": len(game.seats),
+        "max_players": len(game.seats),
+        "title": title or game.data.title,
         "settings": settings,
-        "actions": [a.to_json() for a in game.actions],
+        "user_settings": None,
         "status": "finished" if game.finished else "active",
+        "turn": st.turn,
+        "round": f"{st.round.kind} Round" if st.round is not None else None,
+        "acting": game.acting_entities(),
+        "actions": [a.to_json() for a in game.actions],
     }
     if game.finished:
         out["result"] = {str(p.id): game.player_value(p) for p in game.players}
+        out["game_end_reason"] = st.game_end_reason
     return out
 
 
