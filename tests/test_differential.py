@@ -86,3 +86,9 @@ def test_the_all_bankrupt_end_is_a_documented_difference() -> None:
     assert v.clean and "documented difference: every player bankrupt" in v.line()
     assert summary([v])[0].endswith("every state equal 0 (and 1 but for a documented "
                                     "difference)")
+
+
+def test_a_game_that_could_not_be_played_names_only_its_error() -> None:
+    v = Verdict(game="f", title="1893", source="web", error="play failed: RuntimeError: x")
+    assert v.line() == "f [web, 0 actions]: error: play failed: RuntimeError: x"
+    assert v.kinds() == ["error: play failed: RuntimeError: x"]

@@ -254,7 +254,7 @@ class Verdict:
         parts: list[str] = []
         if self.error:
             parts.append(f"error: {self.error}")
-        if not self.accepted:
+        if not self.accepted and self.refusal is not None:
             parts.append(f"REFUSED at {self.refused_at}: {self.refusal}")
         elif self.same_values is False:
             parts.append("accepted, OTHER values")
