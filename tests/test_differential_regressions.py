@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from rhineland.engine.actions import BuyShares, Pass, SellShares
+from rhineland.board.legality import legal_tokens
+from rhineland.engine.actions import BuyShares, LayTile, Pass, PlaceToken, SellShares
 from rhineland.engine.game import Game
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
@@ -99,3 +100,46 @@ def test_a_holding_counted_short_is_not_sold_out() -> None:
     assert game.round.kind == "Operating"
     assert keg.share_price is not None
     assert (keg.share_price.price, keg.share_price.row, keg.share_price.col) == (60, 5, 2)
+
+
+def test_a_metropolis_laid_green_passes_from_the_next_lay_or_token_on() -> None:
+    """18Rhl, seed 309 (random player), OR before #425: CME (tokens on I10, K6) has just
+    upgraded Düsseldorf F9 from yellow to X922; its city 1 holds DEE and CCE (both
+    slots), so by the green-metropolis rule it no longer blocks (2 tokens of 3).  The
+    reference walked CME's network during the lay, before it set that rule for the new
+    tile, and keeps that walk until the next lay or token: beyond F9 nothing is
+    reached, it refuses CME's token on Osterath E8 ("CME cannot place token in City
+    935-0-0 on hex E8") and on F9's city 0 ("not connected").  CME may only pass;
+    the network as the rules give it (no round: the token step has something to
+    decide) reaches E8."""
+    game = position("18Rhl_random309_before425_metropolis_lag")
+    cme = game.corporation("CME")
+    assert game.board.tile_at("F9").tile_id == "X922-0"
+    assert game.board.tokens_in("F9", 1) == ("DEE", "CCE")
+    assert [a.type for a in game.legal_actions()] == ["pass"]
+    for city in ("935-0-0", "X922-0-0"):
+        with pytest.raises(GameError) as info:
+            game.process(PlaceToken(entity="CME", entity_type="corporation", city=city,
+                                    slot=0))
+        assert info.value.rule == "token.place" and "not connected" in str(info.value)
+    assert cme.cash == 111 and cme.tokens_left == 2
+    now = game.title.lay_context(game, None, cme)
+    assert ("E8", 0) in {(s.hex, s.city) for s in legal_tokens(now)}
+
+
+def test_no_second_teleport_while_the_first_ones_token_is_pending() -> None:
+    """18Rhl, web-API game 403, OR before #223: ADR's president used Tjt (teleport to
+    Düsseldorf F9, tile X922) and the special token is pending.  The reference's
+    interface still shows KEO's teleport lay on E8, but processing it fails inside the
+    reference (NoMethodError ``tokens_by_type`` for the player): ADR decides the token
+    first (the two cities of X922 or pass)."""
+    game = position("18Rhl_web403_before223_second_teleport")
+    listed = {(a.type, a.entity, getattr(a, "city", None)) for a in game.legal_actions()}
+    assert listed == {("place_token", "ADR", "X922-0-0"), ("place_token", "ADR", "X922-0-1"),
+                      ("pass", "ADR", None)}
+    lay = LayTile(entity="KEO", entity_type="company", hex="E8", tile="935-0", rotation=1)
+    before = game.board.tile_at("E8").tile_id
+    with pytest.raises(GameError) as info:
+        game.process(lay)
+    assert info.value.rule == "token.special"
+    assert game.board.tile_at("E8").tile_id == before

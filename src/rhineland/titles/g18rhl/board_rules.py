@@ -10,6 +10,8 @@ the reference engine's 18Rhl track/token steps.
   (932, or the promotion tiles); normal lays there are offered at rotation 0
   and skip the geometric rotation checks; in green, tokens block the walk only
   when all three slots are filled and the operating company has none there.
+  After the operator's own lay on a metropolis hex, that hex blocks as its
+  previous tile did until the next lay or token (:meth:`RhlBoardRules.lagging`).
 * Moers D7: green -> 947, brown -> 950.
 * Town tiles: 3 -> 141/142/143, 4 -> 141/142, 58 -> 141..144 (and those green
   town tiles upgrade no further); 2/56 -> 87, 1/55 -> 88, 69 -> 204; upgrades
@@ -31,6 +33,7 @@ the reference engine's 18Rhl track/token steps.
 
 from __future__ import annotations
 
+import copy
 import functools
 
 from rhineland.board.board import Board
@@ -64,6 +67,10 @@ class RhlBoardRules(BoardRules):
         super().__init__(data)
         c = self.data.constants
         self.metropolis: frozenset[str] = frozenset(c.get("rhine_metropolis_hexes", ()))
+        self.lag: tuple[str, str] | None = None
+        """``(hex, colour)``: that metropolis hex blocks as a tile of that colour did
+        (:meth:`lagging`); None: every hex as its tile."""
+        self._lagging: dict[tuple[str, str], RhlBoardRules] = {}
         self.to_87: frozenset[str] = frozenset(c.get("upgrades_to_87", ()))
         self.to_88: frozenset[str] = frozenset(c.get("upgrades_to_88", ()))
         self.to_204: str = str(c.get("upgrade_to_204", ""))
@@ -170,11 +177,34 @@ class RhlBoardRules(BoardRules):
 
         Otherwise the default rule (reference engine's 18Rhl token rule).
         """
-        if hex_id in self.metropolis and board.tiles[hex_id].tile.color == "green":
+        color = board.tiles[hex_id].tile.color
+        if self.lag is not None and self.lag[0] == hex_id:
+            color = self.lag[1]
+        if hex_id in self.metropolis and color == "green":
             in_hex = [s for (h, _), syms in board.tokens.items() if h == hex_id for s in syms]
             if len(in_hex) < 3 or entity in in_hex:
                 return False
         return super().city_blocks(board, hex_id, city_index, entity, tokens, slots)
+
+    def lagging(self, hex_id: str, color: str) -> RhlBoardRules:
+        """These rules with metropolis ``hex_id`` blocking as a ``color`` tile did.
+
+        The reference engine's network after a company's lay on a Rhine metropolis:
+        it walks the network during the lay (with the new tile) before it sets the
+        hex's token blocking for the new colour, and keeps that walk until the next
+        lay or token placement clears it; its token step offers and accepts only
+        cities that walk reached (docs/rules-differences.md, "A green metropolis
+        passes from the next lay or token on").  One object per ``(hex, colour)``,
+        so the network caches keyed on the rules object stay apart.
+        """
+        key = (hex_id, color)
+        got = self._lagging.get(key)
+        if got is None:
+            got = copy.copy(self)
+            got.lag = key
+            got._lagging = {}
+            self._lagging[key] = got
+        return got
 
     # -- lays ------------------------------------------------------------------------
     def blocker_exempt(

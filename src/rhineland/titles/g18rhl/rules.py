@@ -6,10 +6,11 @@ facts, and the oracle traces where the summary is silent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.graph import walk_from
+from rhineland.board.legality import LayContext
 from rhineland.engine.actions import DestinationConnection
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
@@ -82,6 +83,13 @@ class Rhl(Title):
     def make_board_rules(self) -> RhlBoardRules:
         """18Rhl's tile and token rules (:class:`RhlBoardRules`: Rhine metropolises, privates)."""
         return RhlBoardRules(self.data)
+
+    @property
+    def rhl_board_rules(self) -> RhlBoardRules:
+        """:attr:`board_rules` as the 18Rhl rules they are."""
+        rules = self.board_rules
+        assert isinstance(rules, RhlBoardRules)
+        return rules
 
     def make_revenue_rules(self) -> RhlRevenue:
         """18Rhl's route rules (:class:`RhlRevenue`: Montan, Eastern Ruhr, ferry, Rheingold)."""
@@ -283,13 +291,43 @@ class Rhl(Title):
         return self.board_rules.teleport_token_price(private_sym, entity.next_token_price)
 
     def lay_tile(self, game: Game, rnd: Any, entity: Any, actor: Any, action: Any) -> None:
-        """As the default, and sticky icons of the replaced tile stay on the hex."""
+        """As the default, and sticky icons of the replaced tile stay on the hex; the
+        company's own lay on a Rhine metropolis starts its lag (:meth:`lay_context`)."""
         old = game.board.tile_at(action.hex).tile
         super().lay_tile(game, rnd, entity, actor, action)
+        state = rhl_state(game)
         kept = carried_icons(old)
         if kept:
-            icons = rhl_state(game).icons
-            icons[action.hex] = sorted(set(icons.get(action.hex, [])) | kept)
+            state.icons[action.hex] = sorted(set(state.icons.get(action.hex, [])) | kept)
+        state.metropolis_lag = None
+        if actor is entity and action.hex in self.rhl_board_rules.metropolis:
+            state.metropolis_lag = (entity.sym, action.hex, old.color)
+
+    def lay_context(self, game: Game, rnd: Any, entity: Any) -> LayContext:
+        """As the default; in the operator's turn after its own lay on a Rhine metropolis
+        and before the next lay or token, that hex blocks as its previous tile did
+        (:meth:`RhlBoardRules.lagging`; a token beyond it is refused as not connected,
+        ``token.place``).  Without a round (whether a token step has anything to
+        decide) the network as it is now."""
+        ctx = super().lay_context(game, rnd, entity)
+        lag = rhl_state(game).metropolis_lag
+        if rnd is not None and lag is not None and lag[0] == entity.sym:
+            ctx = replace(ctx, rules=self.rhl_board_rules.lagging(lag[1], lag[2]))
+        return ctx
+
+    def end_metropolis_lag(self, game: Game) -> None:
+        """A token was placed or the turn ended: every hex blocks as its tile again."""
+        rhl_state(game).metropolis_lag = None
+
+    def place_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
+        """As the default; a token ends the metropolis lag."""
+        super().place_token(game, rnd, entity, action)
+        self.end_metropolis_lag(game)
+
+    def end_operating_turn(self, game: Game, rnd: Any, entity: Any) -> None:
+        """As the default; the operator's metropolis lag ends with its turn."""
+        super().end_operating_turn(game, rnd, entity)
+        self.end_metropolis_lag(game)
 
     # -- the initial packet --------------------------------------------------------------
     def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
@@ -532,7 +570,9 @@ class RhlState:
     auction price (M) of RhE's director's certificate until RhE is parred;
     ``gve_gift``: NLK was bought, so its buyer received a GVE 10% for free; ``loans``:
     player id -> the bank loans (M) they took (seed rule set), deducted
-    ``loan_penalty`` times from their final value.
+    ``loan_penalty`` times from their final value; ``metropolis_lag``: (operator,
+    hex, colour of the tile replaced) after the operator's own lay on a Rhine
+    metropolis, until the next lay or token (:meth:`Rhl.lay_context`).
     """
 
     icons: dict[str, list[str]] = field(default_factory=dict)
@@ -542,6 +582,7 @@ class RhlState:
     rhe_bid: int = 0
     gve_gift: bool = False
     loans: dict[int, int] = field(default_factory=dict)
+    metropolis_lag: tuple[str, str, str] | None = None
 
 
 def rhl_state(game: Game) -> RhlState:

@@ -168,20 +168,33 @@ class PrivateLay(Step):
         ):
             return []
         ctx = game.title.lay_context(game, orr, entity)
-        return [lay_action(game, entity, lay) for lay in legal_special_lays(ctx)]
+        pending = orr.interrupt == SPECIAL_TOKEN
+        return [lay_action(game, entity, lay) for lay in legal_special_lays(ctx)
+                if not (pending and game.private(lay.special).spec.ability("teleport"))]
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A private company's lay."""
         return is_private_lay(action)
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """The private is open and owned by the operator's president (``private.owner``)."""
+        """The private is open and owned by the operator's president (``private.owner``);
+        no second teleport while the first one's token is pending (``token.special``:
+        the reference engine fails on it, its teleport state holds one private)."""
         private = game.private(str(action.entity))
         if private.closed or private.owner not in game.entity_owner_ids(entity):
             raise GameError(
                 f"{private.sym} may only be used by its owner as president of the operating "
                 f"corporation ({entity.sym})",
                 "private.owner",
+            )
+        orr = _or(rnd)
+        if orr.interrupt == SPECIAL_TOKEN and private.spec.ability("teleport"):
+            pending = orr.turn_state.teleport
+            raise GameError(
+                f"{entity.sym} places the token after "
+                f"{pending[0] if pending else 'the teleport'}'s lay or passes before "
+                f"{private.sym} teleports",
+                "token.special",
             )
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
@@ -222,8 +235,8 @@ class PrivateLay(Step):
 
 class SpecialToken(Step):
     """After a teleport lay: a token on the hex laid (KEO free, Tjt at the normal price),
-    or pass; nothing else but another private's lay until it is decided
-    (``token.special``, ``token.cash``)."""
+    or pass; nothing else but another private's lay (not a teleport) until it is
+    decided (``token.special``, ``token.cash``)."""
 
     name: ClassVar[str] = SPECIAL_TOKEN
     blocks: ClassVar[bool] = False
@@ -299,6 +312,7 @@ class SpecialToken(Step):
             if price:
                 game.pay(entity, game.bank, price)
             orr.tokened = True
+            rhl(game).end_metropolis_lag(game)
             game.add_log(f"{entity.sym} places a token on {h} for {price}M")
         orr.interrupt = None
         end_teleport(game, orr, entity)
