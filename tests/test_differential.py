@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
-from rhineland.io.export import parse_export, replay, to_export
+from rhineland.engine.actions import Bankrupt
+from rhineland.io.export import load_export, parse_export, replay, to_export
 from rhineland.io.state_view import game_state
 from rhineland.sim.differential import (
     ALL_BANKRUPT,
@@ -17,6 +19,7 @@ from rhineland.sim.differential import (
     OracleError,
     Verdict,
     documented_difference,
+    documented_refusal,
     play_ours,
     summary,
 )
@@ -92,3 +95,28 @@ def test_a_game_that_could_not_be_played_names_only_its_error() -> None:
     v = Verdict(game="f", title="1893", source="web", error="play failed: RuntimeError: x")
     assert v.line() == "f [web, 0 actions]: error: play failed: RuntimeError: x"
     assert v.kinds() == ["error: play failed: RuntimeError: x"]
+
+
+def test_a_reference_failure_on_the_last_bankruptcy_is_the_documented_end(
+        tmp_path: Path) -> None:
+    """The reference fails (``ZeroDivisionError``) starting a stock round with nobody in
+    it when the last player's bankruptcy ends an operating round: the documented
+    all-bankrupt end, only when every player is bankrupt here."""
+    data_dir = Path(__file__).parent / "data" / "selfplay"
+    game = replay(load_export(data_dir / "18Rhl_seed959_last_bankruptcy.json"))
+    before = tmp_path / "before.json"
+    before.write_bytes(orjson.dumps(to_export(game)))
+    game.process(Bankrupt(entity="KEG", entity_type="corporation"))
+    ended = tmp_path / "ended.json"
+    out = to_export(game)
+    ended.write_bytes(orjson.dumps(out))
+    last = out["actions"][-1]["id"]
+    v = Verdict(game="ended", title="18Rhl", refused_at=last,
+                refusal="ZeroDivisionError: divided by 0")
+    assert documented_refusal(ended, out, v) == ALL_BANKRUPT
+    other = Verdict(game="ended", title="18Rhl", refused_at=last,
+                    refusal="Engine::GameError: Cannot go bankrupt")
+    assert documented_refusal(ended, out, other) is None
+    v.documented = ALL_BANKRUPT
+    assert v.clean and "documented difference" in v.line()
+    assert summary([v])[1].strip().startswith("1 x 18Rhl documented: every player")

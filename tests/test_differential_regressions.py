@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rhineland.board.legality import legal_tokens
-from rhineland.engine.actions import BuyShares, LayTile, Pass, PlaceToken, SellShares
+from rhineland.engine.actions import Bid, BuyShares, LayTile, Pass, PlaceToken, SellShares
 from rhineland.engine.game import Game
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
@@ -143,3 +143,24 @@ def test_no_second_teleport_while_the_first_ones_token_is_pending() -> None:
         game.process(lay)
     assert info.value.rule == "token.special"
     assert game.board.tile_at("E8").tile_id == before
+
+
+def test_the_rhe_certificate_is_bid_at_145_while_a_cheaper_item_is_left() -> None:
+    """18Rhl, seed 700 (even-kind random player), the opening auction before #22: No. 2
+    (KEO) is the cheapest item left.  The reference offers KEO at 30M, bids on Szl from
+    55M, NLK from 125M and RhE's director's certificate from 145M, each up to the
+    player's 445M, and refuses 141M on RhE ("Minimum bid is 145M"); 140M is its price
+    only as the cheapest item left."""
+    game = position("18Rhl_even700_before22_rhe_min_bid")
+    offers = {}
+    for choice in game.legal_actions():
+        action = getattr(choice, "action", choice)
+        span = (choice.min, choice.max) if hasattr(choice, "min") else None
+        offers[(action.type, getattr(action, "company", None))] = (
+            span or getattr(action, "price", None))
+    assert offers == {("bid", "KEO"): 30, ("bid", "Szl"): (55, 445),
+                      ("bid", "NLK"): (125, 445), ("bid", "RhE"): (145, 445),
+                      ("pass", None): None}
+    with pytest.raises(GameError) as info:
+        game.process(Bid(entity=2, entity_type="player", company="RhE", price=141))
+    assert "145" in str(info.value)

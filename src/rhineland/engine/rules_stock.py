@@ -375,7 +375,8 @@ class StockRules:
     # -- auction hooks --------------------------------------------------------------------
     def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
         """Least first bid (M) on a waterfall auction item of face value ``value``:
-        value plus ``increment``.  Title hook; 18Rhl lets RhE be bid at face value."""
+        value plus ``increment`` (18Rhl's RhE director's certificate too: 145M; it goes
+        at face value only as the cheapest item left).  Title hook."""
         return value + increment
 
     def auction_price_drop(self, game: Game, sym: str) -> int:

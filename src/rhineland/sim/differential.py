@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from rhineland.engine.game import Game
-from rhineland.io.export import parse_json, to_export
+from rhineland.io.export import load_export, parse_json, replay, to_export
 from rhineland.io.oracle import compare_with_trace
 
 MODES = ("even", "random", "bots", "web")
@@ -245,7 +245,8 @@ class Verdict:
     def clean(self) -> bool:
         """Accepted with the same values, every action offered, every state equal (but
         for a documented difference)."""
-        return (self.accepted and self.same_values is not False and not self.not_offered
+        return ((self.accepted or self.documented is not None)
+                and self.same_values is not False and not self.not_offered
                 and (self.difference is None or self.documented is not None)
                 and self.error is None)
 
@@ -254,7 +255,10 @@ class Verdict:
         parts: list[str] = []
         if self.error:
             parts.append(f"error: {self.error}")
-        if not self.accepted and self.refusal is not None:
+        if not self.accepted and self.refusal is not None and self.documented:
+            parts.append(f"documented difference: {self.documented} (the reference: "
+                         f"{self.refusal[:80]} at {self.refused_at})")
+        elif not self.accepted and self.refusal is not None:
             parts.append(f"REFUSED at {self.refused_at}: {self.refusal}")
         elif self.same_values is False:
             parts.append("accepted, OTHER values")
@@ -276,13 +280,15 @@ class Verdict:
         out: list[str] = []
         if self.error:
             out.append("error: " + _generic(self.error))
-        if not self.accepted and self.refusal:
+        if not self.accepted and self.refusal and self.documented:
+            out.append(f"documented: {self.documented}")
+        elif not self.accepted and self.refusal:
             out.append("refused: " + _generic(self.refusal))
         elif self.same_values is False:
             out.append("other values")
         for x in self.not_offered[:1]:
             out.append(f"not offered: {x.get('type')}")
-        if self.difference and self.documented:
+        if self.difference and self.documented and self.accepted:
             out.append(f"documented: {self.documented}")
         elif self.difference:
             out.append(f"state: {self.difference['type']} -> "
@@ -327,6 +333,7 @@ def judge(oracle: Oracle, export_path: Path, work: Path, *, source: str = "",
             stopped = parse_json(trace_path.read_bytes()).get("error") or ""
             m = _REFUSED_AT.match(str(stopped))
             verdict.refused_at = int(m.group(1)) if m else None
+            verdict.documented = documented_refusal(export_path, data, verdict)
     else:
         verdict.accepted = True
     try:
@@ -346,7 +353,8 @@ def judge(oracle: Oracle, export_path: Path, work: Path, *, source: str = "",
 
 ALL_BANKRUPT = "every player bankrupt: the game ends (the reference goes on, nobody to act)"
 """``docs/rules-differences.md``, both titles: when the last player goes bankrupt the
-game is over here; the reference leaves it unfinished with no one to act."""
+game is over here; the reference leaves it unfinished with no one to act (or, where the
+bankruptcy ends an operating round, fails starting a stock round with nobody in it)."""
 
 
 def documented_difference(difference: dict[str, Any], *, last: bool) -> str | None:
@@ -357,6 +365,24 @@ def documented_difference(difference: dict[str, Any], *, last: bool) -> str | No
             and difference["ours"] is True and difference["reference"] is False):
         return ALL_BANKRUPT
     return None
+
+
+def documented_refusal(export_path: Path, data: dict[str, Any],
+                       verdict: Verdict) -> str | None:
+    """The documented difference a refusal is, or ``None``: :data:`ALL_BANKRUPT` when the
+    refused action is the export's last, a bankruptcy after which every player here is
+    bankrupt, and the reference failed with a ``ZeroDivisionError`` (it starts the next
+    stock round with nobody in it)."""
+    actions = data.get("actions") or []
+    if not actions or verdict.refused_at is None or verdict.refusal is None:
+        return None
+    last = actions[-1]
+    if not (last.get("type") == "bankrupt" and last.get("id") == verdict.refused_at
+            and data.get("game_end_reason") == "bankrupt"
+            and "ZeroDivisionError" in verdict.refusal):
+        return None
+    game = replay(load_export(export_path))
+    return ALL_BANKRUPT if all(p.bankrupt for p in game.players) else None
 
 
 def summary(verdicts: Sequence[Verdict]) -> list[str]:

@@ -330,15 +330,6 @@ class Rhl(Title):
         self.end_metropolis_lag(game)
 
     # -- the initial packet --------------------------------------------------------------
-    def min_first_bid(self, game: Game, sym: str, value: int, increment: int) -> int:
-        """Minimum first bid (M): face value + increment; RhE's director's certificate: 140M.
-
-        Seed 000, private No. 6 ("minimum bid 140M").
-        """
-        if sym == RHE:
-            return value  # the director's certificate: minimum bid 140M
-        return value + increment
-
     def on_private_bought(self, game: Game, player: Player, private: Any, price: int) -> str | None:
         """NLK brings a free GVE 10%; the RhE certificate makes its buyer president and par RhE."""
         if private.sym == NLK:
