@@ -1,7 +1,7 @@
 """Positions where random self-play once found the engine without a legal action.
 
 The games in ``tests/data/selfplay`` are our own random self-play games (exports written
-by ``scripts/selfplay.py``, seeds 378 and 959 of 18Rhl), cut just before the point that
+by ``scripts/selfplay.py``, seeds 105 and 959 of 18Rhl), cut just before the point that
 failed.  Each test replays one and checks the rule that was missing, with its values.
 
 * Emergency sale of a 20% certificate (seed 000/001 "Emergency sell", reference fact
@@ -36,45 +36,55 @@ def position(name: str) -> Game:
 
 
 def test_emergency_sale_of_a_whole_20_percent_certificate() -> None:
-    """18Rhl seed 378, OR 14.1: CCE (263M, no train) must buy the cheapest train, a
-    5-train for 500M; its president P2 has 231M, so 6M are missing.  P2's only
-    sellable certificate is KEG_2, a 20% certificate of KEG at 75M: selling it (150M)
-    is legal though 10% would cover 6M, because a certificate is sold whole.  P2 could
-    raise 300M from KEG (KEG_2 and the president's certificate KEG_0: P3 holds 20% and
-    would take the presidency), so bankruptcy is refused."""
-    game = position("18Rhl_seed378_emergency_20pct.json")
+    """18Rhl seed 105 (5 players), OR 7.2: CCE (284M, no train) must buy the cheapest
+    train, a 5-train for 500M; its president P3 has 194M, so 22M are missing.  P3's only
+    sellable certificate is KEG_2, a 20% certificate of KEG at 55M: selling it (110M) is
+    legal though 10% (55M) would cover 22M, because a certificate is sold whole.  P3's
+    other certificates (CME_6, GVE_5, and the president's certificates DEE_0 and CCE_0)
+    would take the market beyond its 50%.  CCE's 284M, P3's 194M and KEG_2's 110M make
+    588M, enough for the train, so bankruptcy is refused."""
+    game = position("18Rhl_seed105_emergency_20pct.json")
     money = total_money(game)
     cce = game.state.round.current_entity(game)
-    p2 = game.player(2)
-    assert (cce.sym, cce.cash, cce.trains, p2.cash) == ("CCE", 263, [], 231)
-    assert emergency_need(game, cce, p2) == 6
-    assert emergency_means(game, cce, p2) == 263 + 231 + 300
-    keg2 = game.corporation("KEG").certificates[2]
-    assert (keg2.id, keg2.percent, keg2.owner, keg2.president) == ("KEG_2", 20, 2, False)
-    assert game.corporation("KEG").share_price.price == 75
+    p3 = game.player(3)
+    assert (cce.sym, cce.cash, cce.trains, p3.cash) == ("CCE", 284, [], 194)
+    assert emergency_need(game, cce, p3) == 22
+    assert emergency_means(game, cce, p3) == 284 + 194 + 110
+    keg = game.corporation("KEG")
+    keg2 = keg.certificates[2]
+    assert (keg2.id, keg2.percent, keg2.owner, keg2.president) == ("KEG_2", 20, 3, False)
+    assert (keg.share_price.price, keg.percent_of("market"), keg.president) == (55, 20, 4)
+    held = {c.id for corp in game.corporations.values() for c in corp.certs_of(3)}
+    assert held == {"CME_6", "DEE_0", "KEG_2", "GVE_5", "CCE_0"}
 
     sales = {(a.shares, a.percent) for a in game.legal_actions() if isinstance(a, SellShares)}
     assert sales == {(("KEG_2",), 20)}
-    # selling the president's certificate with it is more than needed: 20% would do
-    with pytest.raises(GameError) as info:
-        game.process(SellShares(entity=2, shares=("KEG_0", "KEG_2"), percent=30))
-    assert info.value.rule == "train.emergency_sell_excess"
+    # the market holds 70% of CME, 60% of DEE and of GVE, 50% of CCE: none may take more
+    for cert, percent in (("CME_6", 10), ("GVE_5", 10), ("DEE_0", 10), ("DEE_0", 20),
+                          ("CCE_0", 10), ("CCE_0", 20)):
+        with pytest.raises(GameError) as info:
+            game.process(SellShares(entity=3, shares=(cert,), percent=percent))
+        assert info.value.rule == "stock.market_limit"
     # a 20% certificate is not sold as 10% at half its price; nothing changes
     with pytest.raises(GameError) as info:
-        game.process(SellShares(entity=2, shares=("KEG_2",), percent=10))
+        game.process(SellShares(entity=3, shares=("KEG_2",), percent=10))
     assert info.value.rule == "stock.sell_percent"
-    assert (p2.cash, keg2.owner) == (231, 2)
+    assert (p3.cash, keg2.owner) == (194, 3)
     assert not game.is_legal(Bankrupt(entity="CCE", entity_type="corporation"))
+    with pytest.raises(GameError) as info:
+        game.process(Bankrupt(entity="CCE", entity_type="corporation"))
+    assert info.value.rule == "bankrupt.can_pay"
 
-    game.process(SellShares(entity=2, shares=("KEG_2",), percent=20))
-    assert (game.player(2).cash, game.corporation("KEG").certificates[2].owner) == (
-        381, "market")
+    game.process(SellShares(entity=3, shares=("KEG_2",), percent=20))
+    keg = game.corporation("KEG")
+    assert (game.player(3).cash, keg.certificates[2].owner) == (194 + 110, "market")
+    assert (keg.share_price.price, keg.percent_of("market")) == (50, 40)
     buys = [a for a in game.legal_actions() if isinstance(a, BuyTrain)]
     assert [(a.variant, a.price) for a in buys] == [("5", 500)]
     game.process(buys[0])
     cce = game.corporation("CCE")
     assert [t.name for t in cce.trains] == ["5"]
-    assert (cce.cash, game.player(2).cash) == (0, 381 - 237)
+    assert (cce.cash, game.player(3).cash) == (0, 304 - 216)
     check_invariants(game, money)
 
 
