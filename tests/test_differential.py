@@ -84,6 +84,11 @@ def test_the_all_bankrupt_end_is_a_documented_difference() -> None:
     assert documented_difference(end, last=True) == ALL_BANKRUPT
     assert documented_difference(end, last=False) is None
     assert documented_difference({**end, "path": "players.1.cash"}, last=True) is None
+    next_round = {**end, "path": "round.num", "ours": 1, "reference": 2}
+    assert documented_difference(next_round, last=True) is None
+    assert documented_difference(next_round, last=True, all_bankrupt=True) == ALL_BANKRUPT
+    assert documented_difference({**next_round, "path": "players.1.cash"}, last=True,
+                                 all_bankrupt=True) is None
     v = Verdict(game="e", title="18Rhl", accepted=True, same_values=True, difference=end,
                 documented=ALL_BANKRUPT)
     assert v.clean and "documented difference: every player bankrupt" in v.line()

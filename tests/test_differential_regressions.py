@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rhineland.board.legality import legal_tokens
-from rhineland.engine.actions import Bid, BuyShares, LayTile, Pass, PlaceToken, SellShares
+from rhineland.engine.actions import Bankrupt, Bid, BuyShares, LayTile, Pass, PlaceToken, SellShares
 from rhineland.engine.game import Game
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
@@ -164,3 +164,54 @@ def test_the_rhe_certificate_is_bid_at_145_while_a_cheaper_item_is_left() -> Non
     with pytest.raises(GameError) as info:
         game.process(Bid(entity=2, entity_type="player", company="RhE", price=141))
     assert "145" in str(info.value)
+
+
+def test_a_teleport_token_keeps_out_of_reserved_home_slots() -> None:
+    """18Rhl, seed 740 (even-kind random player), OR before #176: Tjt upgraded Köln I10 to
+    X923 for ADR; its city 0 (2 slots) holds RhE's token and CCE's home reservation,
+    city 1 (1 slot) CME's.  The reference's interface shows both cities, but it refuses
+    the token ("ADR cannot lay token - no token slots available on I10"): ADR may only
+    pass."""
+    game = position("18Rhl_even740_before176_reserved_homes")
+    rules = game.title.board_rules
+    assert rules.reservations(game.board, "I10", 0) == ("CCE",)
+    assert rules.reservations(game.board, "I10", 1) == ("CME",)
+    assert [(a.type, a.entity) for a in game.legal_actions()] == [("pass", "ADR")]
+    adr = game.corporation("ADR")
+    tokens, cash = list(adr.tokens), adr.cash
+    with pytest.raises(GameError) as info:
+        game.process(PlaceToken(entity="ADR", entity_type="corporation", city="X923-0-0",
+                                slot=1))
+    assert info.value.rule == "token.special"
+    assert (adr.tokens, adr.cash) == (tokens, cash)
+    assert game.board.tokens_in("I10", 0) == ("RhE",)
+
+
+def test_no_private_lay_for_a_company_in_receivership() -> None:
+    """18Rhl, web-API game 735, OR before #504: ADR is in receivership (no president);
+    player 1 owns Szl.  The reference offers Szl nothing (its ability is used in the
+    turn of a company its owner presides) and refuses the lay ("Blocking step Run
+    Routes cannot process action lay_tile")."""
+    game = position("18Rhl_web735_before504_receivership_private")
+    adr = game.corporation("ADR")
+    assert adr.receivership and game.private("Szl").owner == 1
+    assert not any(getattr(getattr(a, "action", a), "entity_type", "") == "company"
+                   for a in game.legal_actions())
+    with pytest.raises(GameError) as info:
+        game.process(LayTile(entity="Szl", entity_type="company", hex="J13", tile="8-4",
+                             rotation=2))
+    assert info.value.rule == "private.owner"
+
+
+def test_a_bankrupt_player_keeps_the_shares_of_a_corporation_not_yet_parred() -> None:
+    """18Rhl, seed 776 (even-kind random player), OR before #129: DEE's president, player
+    6, goes bankrupt holding GVE_1, the 10% NLK brought, while GVE is not yet parred.
+    The reference sells and discards only shares of parred corporations: GVE_1 stays
+    with player 6 (its trace: players.6.shares.GVE 10), so nobody can buy it from the
+    market later ("Cannot buy a share of GVE")."""
+    game = position("18Rhl_even776_before129_unparred_shares")
+    gve = game.corporation("GVE")
+    assert gve.share_price is None and gve.percent_of(6) == 10
+    game.process(Bankrupt(entity="DEE", entity_type="corporation"))
+    assert game.player(6).bankrupt
+    assert gve.percent_of(6) == 10 and not gve.certs_of("market")

@@ -39,23 +39,27 @@ def rhl_game() -> Game:
 def test_18rhl_bankruptcy_keeps_the_order_of_the_companies_yet_to_operate() -> None:
     """18Rhl (the reference engine's 18Rhl bankruptcy step sells and dumps the bankrupt
     president's shares but, unlike the shared step and an emergency sale, does not
-    re-sort the companies yet to operate).  Self-play seed 5, OR 10.2: RhE (19M) must
-    buy a 500M train; its president P3 (100M) can raise 299M.  Going bankrupt, P3 sells
-    DEE 10% and KEG 20% (each 60M -> 55M, one row down); ADR stays at 60M.  The order
-    stays RhE, CME, GVE, CCE, BME, DEE, ADR, KEG: DEE still operates before ADR."""
-    game = replay(load_export(SELFPLAY / "18Rhl_seed5_bankrupt_order.json"))
+    re-sort the companies yet to operate).  Self-play seed 12, OR 12.1: BME (191M) must
+    buy a train; its president P1 (23M) cannot pay for it.  Going bankrupt, P1 sells
+    BME 10% and CME 10% (BME 75M -> 70M, CME 65M -> 60M, one row down each): CME now
+    stands below DEE (65M) and behind GVE on the 60M cell, yet the order stays RhE,
+    BME, CME, DEE, GVE, ADR, CCE and CME operates next (the reference's state after
+    the bankruptcy: CME current, CME at 60M, the same order)."""
+    game = replay(load_export(SELFPLAY / "18Rhl_seed12_bankrupt_order.json"))
     rnd = game.round
-    assert (rnd.label, rnd.step) == ("OR 10.2", "buy_train")
-    order = ["RhE", "CME", "GVE", "CCE", "BME", "DEE", "ADR", "KEG"]
-    assert rnd.order == order and rnd.index == 0
-    rhe, p3 = game.corporation("RhE"), game.player(3)
-    assert (rhe.cash, p3.cash) == (19, 100)
-    sales = [(c.sym, pct) for c, _certs, pct in emergency_bundles(game, rhe, p3)]
-    assert sales == [("DEE", 10), ("KEG", 20)]
-    game.process(Bankrupt(entity="RhE", entity_type="corporation"))
-    assert p3.bankrupt
-    assert [price(game, s)[0] for s in ("DEE", "ADR", "KEG")] == [55, 60, 55]
+    assert (rnd.label, rnd.step) == ("OR 12.1", "buy_train")
+    order = ["RhE", "BME", "CME", "DEE", "GVE", "ADR", "CCE"]
     assert rnd.order == order and rnd.index == 1
+    bme, p1 = game.corporation("BME"), game.player(1)
+    assert (bme.cash, p1.cash) == (191, 23)
+    sales = [(c.sym, pct) for c, _certs, pct in emergency_bundles(game, bme, p1)]
+    assert sales == [("BME", 10), ("CME", 10)]
+    game.process(Bankrupt(entity="BME", entity_type="corporation"))
+    assert p1.bankrupt
+    assert [price(game, s)[0] for s in ("BME", "CME", "DEE", "GVE")] == [70, 60, 65, 60]
+    assert rnd.order == order and rnd.index == 2
+    assert rnd.current_entity(game).sym == "CME"
+    assert game.title.sort_operating(game, order[2:]) != order[2:]
 
 
 @needs_shared
@@ -86,22 +90,23 @@ def test_president_keeps_the_presidency_after_selling_half_the_certificate_to_a_
     and the sale is within the market limit.  After it the seller counts 20%, as much as
     the other holders, so the presidency stays with the seller (it changes only to a
     player holding strictly more), while the president's certificate itself lies in the
-    market.  Self-play seed 5, OR 10.2, RhE (19M) must buy a 500M train; P3 (100M) holds
-    DEE_0 and DEE_5 (30%), P1 and P2 20% each (certificates placed by hand), DEE at 60M.
-    rhineland refuses the sale (``stock.sell_president``: nobody would hold more than the
-    seller), because its presidency is the holder of the president's certificate."""
-    game = replay(load_export(SELFPLAY / "18Rhl_seed5_bankrupt_order.json"))
+    market.  Self-play seed 12, OR 12.1, BME (191M) must buy a train; its president P1
+    (23M) holds DEE_0 and DEE_5 (30%), P2 and P3 20% each (certificates placed by hand),
+    DEE at 65M.  rhineland refuses the sale (``stock.sell_president``: nobody would hold
+    more than the seller), because its presidency is the holder of the president's
+    certificate."""
+    game = replay(load_export(SELFPLAY / "18Rhl_seed12_bankrupt_order.json"))
     dee = game.corporation("DEE")
     cert = {c.id: c for c in dee.certificates}
-    for cid, holder in (("DEE_0", 3), ("DEE_5", 3), ("DEE_1", 2), ("DEE_3", 2),
-                        ("DEE_2", 1), ("DEE_4", 1)):
+    for cid, holder in (("DEE_0", 1), ("DEE_5", 1), ("DEE_1", 2), ("DEE_3", 2),
+                        ("DEE_2", 3), ("DEE_4", 3)):
         give(game, cert[cid], holder)
-    assert [dee.percent_of(p) for p in (1, 2, 3)] == [20, 20, 30]
-    p3 = game.player(3)
-    game.process(SellShares(entity=3, shares=("DEE_0",), percent=10))
-    assert p3.cash == 100 + 60 and price(game, "DEE")[0] == 55
-    assert cert["DEE_0"].owner == MARKET and dee.percent_of(3) == 10
-    assert dee.president == 3
+    assert [dee.percent_of(p) for p in (1, 2, 3)] == [30, 20, 20]
+    p1 = game.player(1)
+    game.process(SellShares(entity=1, shares=("DEE_0",), percent=10))
+    assert p1.cash == 23 + 65 and price(game, "DEE")[0] == 60
+    assert cert["DEE_0"].owner == MARKET and dee.percent_of(1) == 10
+    assert dee.president == 1
 
 
 # -- 18Rhl KEG: only its 20% certificates until it floats -------------------------------------

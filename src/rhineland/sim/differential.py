@@ -346,8 +346,11 @@ def judge(oracle: Oracle, export_path: Path, work: Path, *, source: str = "",
         d = report.diffs[0]
         verdict.difference = {"action_id": d.action_id, "type": d.action_type,
                               "path": d.path, "ours": d.ours, "reference": d.theirs}
-        verdict.documented = documented_difference(verdict.difference,
-                                                   last=report.matched + 1 == report.total)
+        last = report.matched + 1 == report.total
+        verdict.documented = documented_difference(
+            verdict.difference, last=last,
+            all_bankrupt=last and d.action_type == "bankrupt"
+            and all_players_bankrupt(export_path))
     return verdict
 
 
@@ -357,14 +360,26 @@ game is over here; the reference leaves it unfinished with no one to act (or, wh
 bankruptcy ends an operating round, fails starting a stock round with nobody in it)."""
 
 
-def documented_difference(difference: dict[str, Any], *, last: bool) -> str | None:
+def documented_difference(difference: dict[str, Any], *, last: bool,
+                          all_bankrupt: bool = False) -> str | None:
     """The name of the documented difference ``difference`` is (:data:`ALL_BANKRUPT`:
-    the game's last action a bankruptcy after which only our game is finished), or
-    ``None``."""
-    if (last and difference["type"] == "bankrupt" and difference["path"] == "finished"
-            and difference["ours"] is True and difference["reference"] is False):
+    the game's last action a bankruptcy after which only our game is finished, or,
+    with ``all_bankrupt`` (every player is bankrupt here), after which the reference
+    went on to another round), or ``None``."""
+    if not (last and difference["type"] == "bankrupt"):
+        return None
+    if (difference["path"] == "finished" and difference["ours"] is True
+            and difference["reference"] is False):
+        return ALL_BANKRUPT
+    if all_bankrupt and str(difference["path"]).startswith("round."):
         return ALL_BANKRUPT
     return None
+
+
+def all_players_bankrupt(export_path: Path) -> bool:
+    """Whether every player is bankrupt at the end of the export (replayed here)."""
+    game = replay(load_export(export_path))
+    return all(p.bankrupt for p in game.players)
 
 
 def documented_refusal(export_path: Path, data: dict[str, Any],
@@ -381,8 +396,7 @@ def documented_refusal(export_path: Path, data: dict[str, Any],
             and data.get("game_end_reason") == "bankrupt"
             and "ZeroDivisionError" in verdict.refusal):
         return None
-    game = replay(load_export(export_path))
-    return ALL_BANKRUPT if all(p.bankrupt for p in game.players) else None
+    return ALL_BANKRUPT if all_players_bankrupt(export_path) else None
 
 
 def summary(verdicts: Sequence[Verdict]) -> list[str]:

@@ -202,7 +202,8 @@ class Rhl(Title):
         In the reference engine's order: the president sells what they may (per
         corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
         with another company's president's certificate when another player holds
-        enough to take it); the rest of their shares go to the market, and each
+        enough to take it); the rest of their shares go to the market (but for those of
+        a corporation not yet parred, which stay with them), and each
         corporation they presided passes to the player with the most shares (ties:
         the first after them in player order) or, with no one at 20%, enters
         receivership; their privates close and their cash goes to the bank.  If
@@ -225,8 +226,8 @@ class Rhl(Title):
         contribution = player.cash
         for corp in game.corporations.values():
             held = corp.certs_of(player.id)
-            if not held:
-                continue
+            if not held or corp.share_price is None:
+                continue  # a corporation not yet parred: its shares stay with the player
             president = corp.president
             for cert in held:
                 to_market(game, cert)

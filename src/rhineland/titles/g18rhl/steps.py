@@ -161,7 +161,7 @@ class PrivateLay(Step):
         from rhineland.engine.legal.generate import lay_action
 
         orr = _or(rnd)
-        if orr.step_name(game) == "track" or not any(
+        if orr.step_name(game) == "track" or in_receivership(entity) or not any(
             p.owner in game.entity_owner_ids(entity) and not p.closed
             and (p.spec.ability("tile_lay") or p.spec.ability("teleport"))
             for p in game.privates.values()
@@ -177,11 +177,13 @@ class PrivateLay(Step):
         return is_private_lay(action)
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """The private is open and owned by the operator's president (``private.owner``);
+        """The private is open and owned by the operator's president (``private.owner``;
+        a company in receivership has none, so no private lays for it);
         no second teleport while the first one's token is pending (``token.special``:
         the reference engine fails on it, its teleport state holds one private)."""
         private = game.private(str(action.entity))
-        if private.closed or private.owner not in game.entity_owner_ids(entity):
+        if (private.closed or in_receivership(entity)
+                or private.owner not in game.entity_owner_ids(entity)):
             raise GameError(
                 f"{private.sym} may only be used by its owner as president of the operating "
                 f"corporation ({entity.sym})",
@@ -249,7 +251,8 @@ class SpecialToken(Step):
         return frozenset({PlaceToken.TYPE, Pass.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
-        """A token in each city of the hex just laid (the next slot), and pass."""
+        """A token in each city of the hex just laid with a slot open to the company (the
+        next slot), and pass."""
         from rhineland.engine.legal.generate import entity_type
 
         teleport = _or(rnd).turn_state.teleport
@@ -262,9 +265,21 @@ class SpecialToken(Step):
                        city=f"{placed.tile_id}-{city.part}",
                        slot=len(game.board.tokens_in(hex_id, ci)))
             for ci, city in enumerate(placed.tile.cities)
+            if self.free_slots(game, entity, hex_id, ci) > 0
         ]
         out.append(Pass(entity=entity.sym, entity_type=etype))
         return out
+
+    @staticmethod
+    def free_slots(game: Game, entity: Any, hex_id: str, city_index: int) -> int:
+        """Slots of the city open to ``entity``: neither tokened nor reserved for another
+        company's home (a reservation follows its city through the upgrades)."""
+        board = game.board
+        tile = board.tile_at(hex_id).tile
+        reserved = game.title.board_rules.reservations(board, hex_id, city_index)
+        others = [r for r in reserved if r != entity.sym]
+        return tile.cities[city_index].slots - len(board.tokens_in(hex_id, city_index)) - len(
+            others)
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action but a private's lay while the token is pending (the others are
@@ -290,9 +305,13 @@ class SpecialToken(Step):
                 f"after {private_sym}'s lay the token may only go on {hex_id}, not {h}",
                 "token.special",
             )
-        tile = game.board.tile_at(h).tile
-        if len(game.board.tokens_in(h, ci)) >= tile.cities[ci].slots:
-            raise GameError(f"no free slot in city {ci} of {h}", "token.special")
+        if self.free_slots(game, entity, h, ci) <= 0:
+            raise GameError(
+                f"no free slot in city {ci} of {h} (tokens "
+                f"{list(game.board.tokens_in(h, ci))}, reserved "
+                f"{list(game.title.board_rules.reservations(game.board, h, ci))})",
+                "token.special",
+            )
         price = rhl(game).special_token_price(entity, private_sym)
         if price > entity.cash:
             raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
