@@ -14,17 +14,66 @@ from pathlib import Path
 import pytest
 
 from rhineland.board.legality import legal_tokens
-from rhineland.engine.actions import Bankrupt, Bid, BuyShares, LayTile, Pass, PlaceToken, SellShares
+from rhineland.engine.actions import (
+    Bankrupt,
+    Bid,
+    BuyShares,
+    BuyTrain,
+    LayTile,
+    Pass,
+    PlaceToken,
+    SellShares,
+)
 from rhineland.engine.game import Game
+from rhineland.engine.legal import AmountRange
+from rhineland.engine.leniency import REPLAY_LENIENCIES
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, replay
 
 DATA = Path(__file__).parent / "data" / "differential"
 
 
-def position(name: str) -> Game:
-    """The game at the end of the cut export ``name``."""
-    return replay(load_export(DATA / f"{name}.json"))
+def position(name: str, until: int | None = None) -> Game:
+    """The game at the end of the cut export ``name`` (or just after its action
+    ``until``), going on under the rules alone (no replay leniency)."""
+    game = replay(load_export(DATA / f"{name}.json"), until=until)
+    assert not game.leniencies_used
+    game.leniencies = frozenset()
+    return game
+
+
+def train_offers(game: Game) -> set[tuple[str, object, str | None]]:
+    """The listed train purchases as the reference's interface shows them: train, price
+    (a ``(min, max)`` span for another company's train) and the train traded in."""
+    out: set[tuple[str, object, str | None]] = set()
+    for c in game.legal_actions():
+        a = c.action if isinstance(c, AmountRange) else c
+        if isinstance(a, BuyTrain):
+            price = (c.min, c.max) if isinstance(c, AmountRange) else a.price
+            out.add((a.train, price, a.exchange))
+    return out
+
+
+def refused(game: Game, action: BuyTrain) -> GameError:
+    """The error ``action`` is refused with under the rules; the company's cash and
+    trains and the owner's cash stay as they were."""
+    entity = game.title.operator(game, str(action.entity))
+    before = (entity.cash, [t.id for t in entity.trains],
+              [p.cash for p in game.state.players])
+    with pytest.raises(GameError) as info:
+        game.process(action)
+    assert (entity.cash, [t.id for t in entity.trains],
+            [p.cash for p in game.state.players]) == before
+    return info.value
+
+
+def accepted_leniently(game: Game, action: BuyTrain) -> list[str]:
+    """Process ``action`` as an export replay does (its leniencies on); the rules
+    relaxed for it."""
+    used = len(game.leniencies_used)
+    game.leniencies = REPLAY_LENIENCIES
+    game.process(action)
+    return [u.rule for u in game.leniencies_used[used:]]
 
 
 def share_class(game: Game, shares: tuple[str, ...], percent: int) -> tuple[object, ...]:
@@ -215,3 +264,89 @@ def test_a_bankrupt_player_keeps_the_shares_of_a_corporation_not_yet_parred() ->
     game.process(Bankrupt(entity="DEE", entity_type="corporation"))
     assert game.player(6).bankrupt
     assert gve.percent_of(6) == 10 and not gve.certs_of("market")
+
+def test_the_open_market_sells_its_longest_waiting_train_of_a_type() -> None:
+    """1893, seed 609 (random player), OR before #354: the open market holds 3-1 and
+    3-0, discarded in that order.  The reference refused HGK's purchase of 3-0 ("Not a
+    buyable train: 3-0"); its interface offers 3-1 at 180M, the other companies' trains
+    at 1..425M (HGK's cash) and DE's 5-0 at 1..450M (HGK has no train: its president
+    may add up to the face value).  It also shows the depot's 5-1 at 450M, which HGK
+    cannot pay (its president may help with the cheapest train only)."""
+    game = position("1893_random609_before354_train_order")
+    assert [t.id for t in game.discarded_trains()] == ["3-1", "3-0"]
+    assert train_offers(game) == {
+        ("3-1", 180, None), ("3-2", (1, 425), None), ("4-0", (1, 425), None),
+        ("4-1", (1, 425), None), ("5-0", (1, 450), None)}
+    error = refused(game, BuyTrain(entity="HGK", entity_type="corporation", train="3-0",
+                                   price=180, variant="3"))
+    assert error.rule == "train.available" and "sells 3-1 first" in str(error)
+
+
+def test_the_depot_sells_the_next_train_of_a_type() -> None:
+    """1893, seed 608 (even-kind random player), OR before #314: the depot's next
+    trains are 4-1, 4-2, 4-3; the open market holds 3-2 then 3-0.  The reference's
+    interface offers RAG 4-1 at 300M, 3-2 at 180M and DE's 3-1 at 1..488M; its engine
+    refuses 4-2 and 3-0 ("Not a buyable train"), as rhineland did not."""
+    game = position("1893_even608_before314_depot_order")
+    assert train_offers(game) == {("4-1", 300, None), ("3-2", 180, None),
+                                  ("3-1", (1, 488), None)}
+    for train, price in (("4-2", 300), ("3-0", 180)):
+        error = refused(game, BuyTrain(entity="RAG", entity_type="corporation", train=train,
+                                       price=price, variant=train[0]))
+        assert error.rule == "train.available" and "first" in str(error)
+
+
+def test_at_the_train_limit_only_trade_ins_are_offered() -> None:
+    """1893, seed 609, OR before #175: minor KSZ holds 2-4 and 3-0, its limit of 2.  The
+    reference's interface offers only trade-ins: 4-0 for 3-0 at 210M (and for 2-4 at
+    260M, beyond KSZ's 243M); rhineland also listed the other companies' trains.  The
+    reference's engine takes a purchase beyond the limit (KFBE's 2-0 for 10M: the
+    players' values 659, 382, 747, 570), which a replay accepts under the leniency
+    ``train.limit``."""
+    game = position("1893_random609_before354_train_order", until=174)
+    ksz = game.minors["KSZ"]
+    assert [t.id for t in ksz.trains] == ["2-4", "3-0"] and ksz.cash == 243
+    assert train_offers(game) == {("4-0", 210, "3-0")}
+    buy = BuyTrain(entity="KSZ", entity_type="minor", train="2-0", price=10)
+    assert refused(game, buy).rule == "train.limit"
+    assert accepted_leniently(game, buy) == ["train.limit"]
+    assert game.player_values() == {1: 659, 2: 382, 3: 747, 4: 570}
+
+
+def test_a_trainless_minor_pays_at_most_face_value_with_its_owners_help() -> None:
+    """1893, seed 609, OR before #178: minor KBE has no train and 145M, its owner 97M.
+    The reference's interface offers the open market's 3-0 at 180M, KSZ's 3-1 and RSE's
+    3-2 at 1..180M (their face value) and KSZ's 4-0 at 1..242M (all both have);
+    rhineland offered the 3-trains up to 242M.  The reference's engine takes 200M for
+    3-1 (the owner adds 55M: values 659, 382, 692, 570) but not 243M ("KBE has 145 and
+    cannot spend 243"): a replay accepts the 200M under the leniency
+    ``train.assist_price``."""
+    game = position("1893_random609_before354_train_order", until=177)
+    kbe = game.minors["KBE"]
+    assert not kbe.trains and kbe.cash == 145
+    assert train_offers(game) == {("3-0", 180, None), ("3-1", (1, 180), None),
+                                  ("3-2", (1, 180), None), ("4-0", (1, 242), None)}
+    buy = BuyTrain(entity="KBE", entity_type="minor", train="3-1", price=200)
+    assert refused(game, buy).rule == "train.assist_price"
+    assert refused(game, BuyTrain(entity="KBE", entity_type="minor", train="3-1",
+                                  price=243)).rule == "train.cash"
+    assert accepted_leniently(game, buy) == ["train.assist_price"]
+    assert game.player_values() == {1: 659, 2: 382, 3: 692, 4: 570}
+
+
+def test_short_of_every_bank_train_only_the_cheapest_is_offered() -> None:
+    """1893, seed 605 (random player), OR before #155: minor KFBE has no train and
+    135M, less than any train the bank sells; its owner could add the rest.  The
+    reference's interface offers only the cheapest, the open market's 3-0 at 180M (and
+    the other companies' trains: DE's 3-1 at 1..180M, RAG's 4-0 at 1..300M); rhineland
+    also offered the depot's 4-2 at 300M, which the reference's engine takes (values
+    1339, 1199): a replay accepts it under the leniency ``train.cheapest_offer``."""
+    game = position("1893_random605_before156_cheapest_offer", until=154)
+    kfbe = game.minors["KFBE"]
+    assert not kfbe.trains and kfbe.cash == 135
+    assert train_offers(game) == {("3-0", 180, None), ("3-1", (1, 180), None),
+                                  ("4-0", (1, 300), None)}
+    buy = BuyTrain(entity="KFBE", entity_type="minor", train="4-2", price=300, variant="4")
+    assert refused(game, buy).rule == "train.cheapest_offer"
+    assert accepted_leniently(game, buy) == ["train.cheapest_offer"]
+    assert game.player_values() == {1: 1339, 2: 1199}

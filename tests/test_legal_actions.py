@@ -45,6 +45,10 @@ EXPECTED_LENIENCIES = {
     "generated/18Rhl/18Rhl_g04": {6: "auction.buy_price"},
     "generated/18Rhl/18Rhl_g06": {4: "auction.buy_price"},
     "generated/18Rhl/18Rhl_g08": {1: "auction.buy_price"},
+    # at its train limit a company is offered trade-ins only
+    "generated/1893/1893_g07": {170: "train.limit", 204: "train.limit", 275: "train.limit"},
+    "generated/1893/1893_g08": {364: "train.limit", 398: "train.limit"},
+    "generated/1893/1893_g24": {215: "train.limit"},
 }
 
 

@@ -23,6 +23,12 @@ rule of its routes relaxed; the trains must still be the company's, each run onc
 
 LENIENCIES: dict[str, str] = {
     "auction.buy_price": "the cheapest item of the initial packet bought above its price",
+    "train.limit": "a train bought beyond the company's train limit while its buy-train "
+                   "step is open (a train is then discarded)",
+    "train.assist_price": "a trainless 1893 minor paying another company more than a "
+                          "train's face value with its owner's help",
+    "train.cheapest_offer": "a bank train other than the cheapest bought with help by a "
+                            "company whose cash is short of every bank train",
     TRUST_ROUTES: "a run whose routes break a route rule (route.*), applied with the "
                   "revenue each train records, as 18xx.games replays it (--trust-routes)",
 }

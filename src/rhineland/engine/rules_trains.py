@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rhineland.engine.actions import BuyTrain
-from rhineland.engine.entities import MARKET, Corporation, Minor, Private
+from rhineland.engine.entities import MARKET, Corporation, Minor, Private, Train
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
@@ -78,58 +78,90 @@ class TrainRules:
         return 0
 
     def available_depot_trains(self, game: Game) -> list[Any]:
-        """Depot trains that may be bought now: the next type, and types made available
-        (in depot order), then the open market's trains (:meth:`Game.discarded_trains`).
-        One pass over the trains (the phases seen are gathered only for a train made
-        available early): the legal listing and the train checks ask often."""
+        """The trains for sale from the bank now: of the depot's trains, the next one
+        of the next type and of each type made available early (``available_on``), in
+        depot order; then, of the open market's trains (:meth:`Game.discarded_trains`),
+        the one longest there of each type.  A type's other trains wait behind these:
+        the bank sells the trains of one type in order (18xx.games refuses another
+        with "Not a buyable train").  One pass over the trains (the phases seen are
+        gathered only for a train made available early): the legal listing and the
+        train checks ask often."""
         out: list[Any] = []
-        first: str | None = None
+        names: set[str] = set()
         seen: set[str] | None = None
         for t in game.state.trains:
             if t.owner is not None or t.rusted:
                 continue  # not in the depot
             spec = t.spec
-            if first is None:
-                first = spec.name
-                out.append(t)
-            elif spec.name == first:
+            if spec.name in names:
+                continue  # behind the next train of its type
+            if not names:
+                names.add(spec.name)  # the next type
                 out.append(t)
             elif spec.available_on is not None:
                 if seen is None:
                     seen = {p.name for p in game.data.phases[: game.state.phase + 1]}
                 if spec.available_on in seen:
+                    names.add(spec.name)
                     out.append(t)
         if game.state.discard_order:
-            out.extend(game.discarded_trains())
+            market: set[str] = set()
+            for t in game.discarded_trains():
+                if t.name not in market:
+                    market.add(t.name)
+                    out.append(t)
         return out
 
     def train_available(self, game: Game, train: Any) -> bool:
-        """Whether ``train`` is one of :meth:`available_depot_trains` (a depot train of the
-        next type or of a type made available, or a train in the open market), asked
-        without listing them (a title overriding that method is asked through it)."""
+        """Whether ``train`` is one of :meth:`available_depot_trains` (the next depot
+        train of the next type or of a type made available, or the open market's
+        longest-waiting train of its type), asked without listing them all (a title
+        overriding that method is asked through it)."""
         if type(self).available_depot_trains is not TrainRules.available_depot_trains:
             return train in self.available_depot_trains(game)
         if train.rusted:
             return False
         if train.owner is None:  # in the depot
-            first = next(t for t in game.state.trains if t.owner is None and not t.rusted)
+            first: Any = None
+            for t in game.state.trains:
+                if t.owner is not None or t.rusted:
+                    continue
+                if first is None:
+                    first = t
+                if t.name == train.name:
+                    if t is not train:
+                        return False  # behind the next train of its type
+                    break
             if train.name == first.name:
                 return True
             on = train.spec.available_on
             return on is not None and on in {
                 p.name for p in game.data.phases[: game.state.phase + 1]}
-        return train.owner == MARKET and train.id in game.state.discard_order
+        if train.owner != MARKET or train.id not in game.state.discard_order:
+            return False
+        return next(t for t in game.discarded_trains() if t.name == train.name) is train
+
+    def not_for_sale_message(self, game: Game, train: Any) -> str:
+        """Why the bank does not sell ``train`` (not one of :meth:`available_depot_trains`):
+        another train of its type comes first, or its type is not on sale yet."""
+        if train.owner in (None, MARKET):
+            for t in self.available_depot_trains(game):
+                if t.name == train.name and t.owner == train.owner:
+                    where = "depot" if train.owner is None else "open market"
+                    return (f"train {train.id} is not for sale now: the {where} sells "
+                            f"{t.id} first")
+        return f"train {train.id} is not for sale now"
 
     def check_buy_train(self, game: Game, rnd: OperatingRound, entity: Any,
                         action: BuyTrain) -> None:
         """Every check of :meth:`buy_train`, made before anything changes: once it
         passes, :meth:`buy_train` refuses nothing (a title overriding one overrides the
         other).  Raises ``GameError`` (``"train.available"``, ``"train.price"``,
-        ``"train.limit"``, ``"train.cash"`` ...)."""
+        ``"train.limit"``, ``"train.cash"``, ``"train.cheapest_offer"`` ...)."""
         train = game.train(action.train)
         if not self.train_available(game, train):
             if train.owner in (None, MARKET) or train.owner == entity.sym:
-                raise GameError(f"train {train.id} is not for sale now", "train.available")
+                raise GameError(self.not_for_sale_message(game, train), "train.available")
             self.check_buy_train_from_other(game, rnd, entity, train, action.price)
             return
         price = train.spec.price
@@ -139,6 +171,30 @@ class TrainRules:
             )
         self.check_train_room(game, entity)
         self.check_train_payment(game, entity, price)
+        self.check_cheapest_offer(game, entity, train)
+
+    def check_cheapest_offer(self, game: Game, entity: Any, train: Any) -> None:
+        """A company whose cash is short of every train the bank sells is offered only
+        the cheapest of them (the first of equal price: the depot's before the open
+        market's), which it buys with help (an emergency buy, a 1893 minor's owner).
+        18xx.games's engine takes another there (a train of the cheapest's type, or for
+        a 1893 minor any), which an export replay accepts under the leniency
+        ``train.cheapest_offer``.  Raises ``GameError`` (``"train.cheapest_offer"``)."""
+        cheapest = self.cheapest_depot_train(game)
+        if cheapest is None or train is cheapest or entity.cash >= cheapest.spec.price:
+            return
+        game.lenient(
+            f"{entity.sym} has {entity.cash}M, less than any train for sale: it is offered "
+            f"only the cheapest, {cheapest.id} ({cheapest.spec.price}M)",
+            "train.cheapest_offer",
+        )
+
+    def cheapest_depot_train(self, game: Game) -> Train | None:
+        """The cheapest train on offer from the depot or the open market
+        (:meth:`available_depot_trains`; the first of equal price), or None when there
+        is none."""
+        trains = self.available_depot_trains(game)
+        return min(trains, key=lambda t: t.spec.price) if trains else None
 
     def buy_train(self, game: Game, rnd: OperatingRound, entity: Any, action: BuyTrain) -> None:
         """Buy ``action.train`` from the depot (or the open market's discards) at face
@@ -162,9 +218,13 @@ class TrainRules:
         return "can_buy_trains" in game.phase.status
 
     def check_train_room(self, game: Game, entity: Any) -> None:
-        """A company at its train limit may not buy (titles may allow it, then discard)."""
+        """A company at its train limit may not buy another train (a title's trade-in,
+        which keeps the count, has its own check).  18xx.games accepts such a purchase
+        where its buy-train step is open (it then has a train discarded) although its
+        interface offers none: an export replay takes it under the leniency
+        ``train.limit``.  Raises ``GameError`` (``"train.limit"``)."""
         if len(entity.trains) >= self.train_limit(game, entity):
-            raise GameError(
+            game.lenient(
                 f"{entity.sym} is at its train limit of {self.train_limit(game, entity)}",
                 "train.limit",
             )

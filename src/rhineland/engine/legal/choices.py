@@ -210,8 +210,8 @@ def _fields(action: Action) -> tuple[Any, ...]:
 def choice_key(game: Game, action: Action) -> tuple[Any, ...]:
     """What decides ``action`` in ``game`` now: type, entity and parameters, with the
     interchangeable parts left out (which copy of a tile, which of the identical trains
-    of one owner or of the depot, which of identical certificates, a token's slot, a
-    depot train's variant label)."""
+    of one company, which of identical certificates, a token's slot, a depot train's
+    variant label)."""
     if isinstance(action, LayTile):
         name = action.tile.rpartition("-")[0] or action.tile
         return (action.type, action.entity, action.hex, name, action.rotation % 6)
@@ -230,8 +230,9 @@ def choice_key(game: Game, action: Action) -> tuple[Any, ...]:
         try:
             train = game.train(action.train)
             what: Any = (train.name, str(train.owner))
-            if train.owner == MARKET:
-                what = (train.id, MARKET)  # discarded trains are told apart (their order)
+            if train.owner is None or train.owner == MARKET:
+                # the bank's trains are told apart: it sells those of a type in order
+                what = (train.id, str(train.owner))
         except GameError:
             what = (action.train, None)
         exchange = None

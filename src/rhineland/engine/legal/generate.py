@@ -290,7 +290,8 @@ def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
 
 def train_candidates(game: Game, entity: Any,
                      depot: list[Any] | None = None) -> list[Candidate]:
-    """Depot trains (one per type; each discarded train) that the title's payment check
+    """Trains for sale from the bank (the next of each type in the depot and in the open
+    market: ``available_depot_trains``) that the title's payment check
     (:meth:`~rhineland.engine.rules_trains.TrainRules.check_train_payment`, which
     ``check_buy_train`` asks of every depot train at its price) lets the company pay
     for, other companies' trains (a price span each: its price checks' interval stated
@@ -300,15 +301,10 @@ def train_candidates(game: Game, entity: Any,
     ``available_depot_trains`` now, where the caller has them."""
     sym, etype = entity.sym, entity_type(entity)
     out: list[Candidate] = []
-    seen: set[str] = set()
     if depot is None:
         depot = game.title.available_depot_trains(game)
     payment = game.title.check_train_payment
     for t in depot:
-        if t.owner is None:
-            if t.name in seen:
-                continue
-            seen.add(t.name)
         try:
             payment(game, entity, t.spec.price)
         except GameError:
@@ -333,11 +329,14 @@ def train_candidates(game: Game, entity: Any,
     bounds = game.title.other_train_price_bounds  # the price checks' interval
     sellable = game.title.train_sellable_to  # the one check that tells the sellers apart
     rnd = cast("OperatingRound", game.round)  # the buy-train step's round
+    first: dict[tuple[Any, str], Any] = {}
+    for t in game.state.trains:  # of a company's identical trains, the first in the game's
+        first.setdefault((t.owner, t.name), t)  # order stands for them (as 18xx.games shows)
     for other in others:
         if other is entity or other.closed or not other.trains:
             continue
-        kinds = {t.name: t for t in reversed(other.trains)}  # one of identical trains
-        for t in reversed(list(kinds.values())):
+        kinds = [first[(other.sym, name)] for name in dict.fromkeys(t.name for t in other.trains)]
+        for t in reversed(kinds):
             # up to the company's cash, or beyond where its owner may help (the rules'
             # trial finds how far)
             out.append(AmountSpan(trusted(BuyTrain, entity=sym, entity_type=etype, train=t.id,

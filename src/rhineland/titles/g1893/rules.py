@@ -230,9 +230,6 @@ class Cologne(CologneStock, CologneMergers, Title):
             return False
         return isinstance(seller, Corporation) or isinstance(buyer, Minor)
 
-    def check_train_room(self, game: Game, entity: Any) -> None:
-        """A company may buy beyond its limit and then discards (reference engine)."""
-
     def can_buy_train(self, game: Game, entity: Any) -> bool:
         """As the default, or a trade-in is possible (even at the train limit)."""
         return super().can_buy_train(game, entity) or bool(self.trade_in_options(game, entity))
@@ -278,7 +275,7 @@ class Cologne(CologneStock, CologneMergers, Title):
                 f"a {old.name}-train cannot be traded in for a {new.name}-train", "train.trade_in"
             )
         if not self.train_available(game, new):  # one of available_depot_trains()
-            raise GameError(f"train {new.id} is not for sale now", "train.available")
+            raise GameError(self.not_for_sale_message(game, new), "train.available")
         price = new.spec.price - discount
         if action.price != price:
             raise GameError(
@@ -322,19 +319,31 @@ class Cologne(CologneStock, CologneMergers, Title):
         super().pay_for_train(game, entity, price)
 
     def emergency_other_most(self, game: Game, entity: Any, train: Any) -> int:
-        """A trainless minor may pay up to its cash and its owner's (:meth:`assist_minor`);
-        otherwise as the default."""
+        """A trainless minor short of another company's train's price may pay, with its
+        owner's help (:meth:`assist_minor`), up to the train's face value and what both
+        have; otherwise as the default."""
         if isinstance(entity, Minor) and not entity.trains:
             owner = game.player(int(entity.owner)) if entity.owner is not None else None
-            return int(entity.cash + (owner.cash if owner is not None else 0))
+            means = entity.cash + (owner.cash if owner is not None else 0)
+            return int(min(train.spec.price, means))
         return super().emergency_other_most(game, entity, train)
 
     def check_emergency_from_other(self, game: Game, entity: Any, train: Any,
                                    price: int) -> None:
         """A trainless minor short of ``price`` needs its owner's help
-        (:meth:`check_minor_assist`); otherwise as the default."""
+        (:meth:`check_minor_assist`) and pays at most the train's face value
+        (:meth:`emergency_other_most`: 18xx.games's interface offers no more, its engine
+        takes up to what minor and owner have, which an export replay accepts under the
+        leniency ``train.assist_price``); otherwise as the default.  Raises ``GameError``
+        (``"train.cash"``, ``"train.assist_price"``, the default's)."""
         if not self.check_minor_assist(game, entity, price):
             super().check_emergency_from_other(game, entity, train, price)
+        elif price > train.spec.price:
+            game.lenient(
+                f"with its owner's help {entity.sym} pays at most the face value "
+                f"{train.spec.price}M for {train.id}, not {price}M",
+                "train.assist_price",
+            )
 
     def emergency_from_other(self, game: Game, entity: Any, train: Any, price: int) -> None:
         """A trainless minor's owner also adds what it lacks for another company's train

@@ -190,18 +190,13 @@ class G1893BuyTrain(BuyTrainStep):
     refusing nothing (the legal-action trials then need no copy of the state)."""
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
-        """As the default, and trade-ins: an own train for a depot or discarded train
-        at its discount (each kind of depot train once, each discarded one)."""
+        """As the default, and trade-ins: an own train for a train for sale from the
+        depot or the open market (``available_depot_trains``) at its discount."""
         from rhineland.engine.legal.generate import entity_type, train_candidates
 
         depot = game.title.available_depot_trains(game)
         out = train_candidates(game, entity, depot)  # the default's (asked once)
-        seen: set[str] = set()
         for new in depot:
-            if new.owner is None:
-                if new.name in seen:
-                    continue
-                seen.add(new.name)
             for old in entity.trains:
                 discount = (new.spec.discount or {}).get(old.name)
                 if discount is None:

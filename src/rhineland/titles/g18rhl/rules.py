@@ -244,12 +244,6 @@ class Rhl(Title):
         self.receivership_train(game, rnd, entity, cheapest, contribution)
         return True
 
-    def cheapest_depot_train(self, game: Game) -> Train | None:
-        """The cheapest train on offer from the depot or the open market (the first
-        of equal price), or None when there is none."""
-        trains = self.available_depot_trains(game)
-        return min(trains, key=lambda t: t.spec.price) if trains else None
-
     def receivership_train(self, game: Game, rnd: Any, entity: Corporation, train: Train,
                            contribution: int) -> None:
         """``entity``, in receivership after its president's bankruptcy, buys ``train``.
