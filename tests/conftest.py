@@ -2,13 +2,21 @@
 (``rhineland native build``) is not used, as many tests look into the modules it
 compiles (``RHINELAND_PURE=`` empty runs it anyway; then the tests marked
 ``sources_only``, which patch or count inside those modules, are skipped).
-tests/test_native.py compares the native build with the sources in processes of its own."""
+tests/test_native.py compares the native build with the sources in processes of its own.
+
+Hypothesis runs under the ``rhineland`` profile: no deadline."""
 
 import os
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("RHINELAND_PURE", "1")
+
+settings.register_profile("rhineland", deadline=None)
+settings.load_profile("rhineland")
+"""No hypothesis example is timed: work is bounded by counts (max_examples), never by
+the clock (tests/test_no_clock.py keeps it so)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -17,11 +17,13 @@ from rhineland.board.legality import legal_tokens
 from rhineland.engine.actions import (
     Bankrupt,
     Bid,
+    BuyCompany,
     BuyShares,
     BuyTrain,
     LayTile,
     Pass,
     PlaceToken,
+    SellCompany,
     SellShares,
 )
 from rhineland.engine.game import Game
@@ -33,12 +35,20 @@ from rhineland.io.export import load_export, replay
 DATA = Path(__file__).parent / "data" / "differential"
 
 
-def position(name: str, until: int | None = None) -> Game:
+EARLIER_EVA = frozenset({"or.eva_price"})
+"""The leniency the 1893 games played before the EVA price fix need for their earlier
+ORs (EVA bought at prices 18xx.games's engine takes but its interface does not offer)."""
+
+
+def position(name: str, until: int | None = None,
+             prefix: frozenset[str] = frozenset()) -> Game:
     """The game at the end of the cut export ``name`` (or just after its action
-    ``until``), going on under the rules alone (no replay leniency)."""
+    ``until``), going on under the rules alone (no replay leniency); its actions so far
+    use no leniency but those of ``prefix``."""
     game = replay(load_export(DATA / f"{name}.json"), until=until)
-    assert not game.leniencies_used
+    assert {u.rule for u in game.leniencies_used} <= prefix
     game.leniencies = frozenset()
+    game.leniencies_used.clear()
     return game
 
 
@@ -272,7 +282,7 @@ def test_the_open_market_sells_its_longest_waiting_train_of_a_type() -> None:
     at 1..425M (HGK's cash) and DE's 5-0 at 1..450M (HGK has no train: its president
     may add up to the face value).  It also shows the depot's 5-1 at 450M, which HGK
     cannot pay (its president may help with the cheapest train only)."""
-    game = position("1893_random609_before354_train_order")
+    game = position("1893_random609_before354_train_order", prefix=EARLIER_EVA)
     assert [t.id for t in game.discarded_trains()] == ["3-1", "3-0"]
     assert train_offers(game) == {
         ("3-1", 180, None), ("3-2", (1, 425), None), ("4-0", (1, 425), None),
@@ -287,7 +297,7 @@ def test_the_depot_sells_the_next_train_of_a_type() -> None:
     trains are 4-1, 4-2, 4-3; the open market holds 3-2 then 3-0.  The reference's
     interface offers RAG 4-1 at 300M, 3-2 at 180M and DE's 3-1 at 1..488M; its engine
     refuses 4-2 and 3-0 ("Not a buyable train"), as rhineland did not."""
-    game = position("1893_even608_before314_depot_order")
+    game = position("1893_even608_before314_depot_order", prefix=EARLIER_EVA)
     assert train_offers(game) == {("4-1", 300, None), ("3-2", 180, None),
                                   ("3-1", (1, 488), None)}
     for train, price in (("4-2", 300), ("3-0", 180)):
@@ -303,7 +313,7 @@ def test_at_the_train_limit_only_trade_ins_are_offered() -> None:
     reference's engine takes a purchase beyond the limit (KFBE's 2-0 for 10M: the
     players' values 659, 382, 747, 570), which a replay accepts under the leniency
     ``train.limit``."""
-    game = position("1893_random609_before354_train_order", until=174)
+    game = position("1893_random609_before354_train_order", until=174, prefix=EARLIER_EVA)
     ksz = game.minors["KSZ"]
     assert [t.id for t in ksz.trains] == ["2-4", "3-0"] and ksz.cash == 243
     assert train_offers(game) == {("4-0", 210, "3-0")}
@@ -321,7 +331,7 @@ def test_a_trainless_minor_pays_at_most_face_value_with_its_owners_help() -> Non
     3-1 (the owner adds 55M: values 659, 382, 692, 570) but not 243M ("KBE has 145 and
     cannot spend 243"): a replay accepts the 200M under the leniency
     ``train.assist_price``."""
-    game = position("1893_random609_before354_train_order", until=177)
+    game = position("1893_random609_before354_train_order", until=177, prefix=EARLIER_EVA)
     kbe = game.minors["KBE"]
     assert not kbe.trains and kbe.cash == 145
     assert train_offers(game) == {("3-0", 180, None), ("3-1", (1, 180), None),
@@ -341,7 +351,7 @@ def test_short_of_every_bank_train_only_the_cheapest_is_offered() -> None:
     the other companies' trains: DE's 3-1 at 1..180M, RAG's 4-0 at 1..300M); rhineland
     also offered the depot's 4-2 at 300M, which the reference's engine takes (values
     1339, 1199): a replay accepts it under the leniency ``train.cheapest_offer``."""
-    game = position("1893_random605_before156_cheapest_offer", until=154)
+    game = position("1893_random605_before156_cheapest_offer", until=154, prefix=EARLIER_EVA)
     kfbe = game.minors["KFBE"]
     assert not kfbe.trains and kfbe.cash == 135
     assert train_offers(game) == {("3-0", 180, None), ("3-1", (1, 180), None),
@@ -350,3 +360,114 @@ def test_short_of_every_bank_train_only_the_cheapest_is_offered() -> None:
     assert refused(game, buy).rule == "train.cheapest_offer"
     assert accepted_leniently(game, buy) == ["train.cheapest_offer"]
     assert game.player_values() == {1: 1339, 2: 1199}
+
+
+def eva_offers(game: Game) -> list[tuple[object, object]]:
+    """The listed purchases of EVA: (buyer, price or ``(min, max)`` span)."""
+    out: list[tuple[object, object]] = []
+    for c in game.legal_actions():
+        a = c.action if isinstance(c, AmountRange) else c
+        if isinstance(a, BuyCompany) and a.company == "EVA":
+            out.append((a.entity, (c.min, c.max) if isinstance(c, AmountRange) else a.price))
+    return out
+
+
+def test_in_an_or_eva_is_offered_from_half_its_value_up_to_the_presidents_cash() -> None:
+    """1893, seed 900, OR 1.1 before #27: minor EKB operates, its owner P2 has 20M, EVA
+    (face value 150M) is P4's.  The reference's interface offers EVA for 75..300M capped
+    at P2's cash, i.e. only 20M (its price box's default); rhineland offered 1..20M.  The
+    reference's engine took 10M (P2 10M, P4 52M after), which a replay accepts under
+    the leniency ``or.eva_price``."""
+    game = position("1893_even900_before27_eva_or_price")
+    assert [(p.id, p.cash) for p in game.state.players] == [(1, 260), (2, 20), (3, 70),
+                                                            (4, 42)]
+    assert game.private("EVA").owner == 4
+    assert eva_offers(game) == [("EKB", (20, 20))]
+    buy = BuyCompany(entity="EKB", entity_type="minor", company="EVA", price=10)
+    with pytest.raises(GameError) as info:
+        game.process(buy)
+    assert info.value.rule == "or.eva_price" and game.private("EVA").owner == 4
+    assert refused_rule(game, BuyCompany(entity="EKB", entity_type="minor", company="EVA",
+                                         price=21)) == "or.company_price"
+    assert accepted_leniently(game, buy) == ["or.eva_price"]
+    assert game.private("EVA").owner == 2
+    assert (game.player(2).cash, game.player(4).cash) == (10, 52)
+
+
+def test_after_an_or_sale_eva_is_offered_up_to_what_that_buyer_had() -> None:
+    """1893, seed 903 (web), OR before #102: EVA was bought in an earlier OR by a
+    player who then had 75M; minor KFBE's owner P1 now has 388M.  The reference's
+    interface offers 1..75M (the price span the last OR sale left); rhineland offered
+    1..388M, and P1 bought it for 106M, which the reference's engine takes (its check is
+    1M up to the buyer's cash): a replay accepts it under the leniency ``or.eva_price``."""
+    game = position("1893_web903_before102_eva_after_or_sale")
+    assert game.player(1).cash == 388 and game.private("EVA").owner == 2
+    assert eva_offers(game) == [("KFBE", (1, 75))]
+    buy = BuyCompany(entity="KFBE", entity_type="minor", company="EVA", price=106)
+    assert refused_rule(game, buy) == "or.eva_price"
+    assert accepted_leniently(game, buy) == ["or.eva_price"]
+    assert (game.player(1).cash, game.player(2).cash) == (282, 215)
+
+
+def refused_rule(game: Game, action: BuyCompany) -> str:
+    """The rule ``action`` is refused by; every player's cash and EVA's owner stay."""
+    before = ([p.cash for p in game.state.players], game.private("EVA").owner)
+    with pytest.raises(GameError) as info:
+        game.process(action)
+    assert ([p.cash for p in game.state.players], game.private("EVA").owner) == before
+    return info.value.rule
+
+
+def test_in_a_stock_round_eva_is_bought_only_beside_another_buy_or_share_sale() -> None:
+    """1893, seed 900, SR before #210: P3 has 16M and bond AdSK-1 and can buy no share;
+    EVA is P2's.  The reference's interface offers only the bond's sale (100M) and a
+    pass, and its engine refused P3's purchase of EVA for 16M ("Blocking step Sell then
+    Buy Shares cannot process action buy_company").  The same beside the FdSD exchange
+    (seed 911, web, SR before #78: P3 with FdSD, 56M)."""
+    game = position("1893_even900_before210_eva_beside_bond_sale", prefix=EARLIER_EVA)
+    assert game.player(3).cash == 16 and game.private("EVA").owner == 2
+    assert [(type(a).__name__, getattr(a, "company", None)) for a in game.legal_actions()] == [
+        ("SellCompany", "AdSK-1"), ("Pass", None)]
+    assert refused_rule(game, BuyCompany(entity=3, company="EVA", price=16)) == (
+        "stock.eva_alone")
+    game.process(SellCompany(entity=3, company="AdSK-1", price=100))
+    game = position("1893_web911_before78_eva_beside_fdsd_exchange")
+    assert game.player(3).cash == 56 and game.private("EVA").owner == 1
+    assert eva_offers(game) == []
+    assert refused_rule(game, BuyCompany(entity=3, company="EVA", price=55)) == (
+        "stock.eva_alone")
+
+
+def test_the_forced_auction_offer_moves_on_past_a_forced_pass() -> None:
+    """1893, seed 906 (bots), the Starting Package's forced auction at #55: two players
+    at 155M each, P2 (first seat) selects KBE at its 220M.  Neither can pay, so each
+    passes perforce and the price drops 10M a lap; the reference engine asks whether all
+    have passed at each seat the offer reaches, and at 150M it offers KBE to P2, the
+    selector (buy at 150M or pass); rhineland offered it to P1."""
+    game = position("1893_bots906_before56_forced_auction_turn")
+    assert [(p.id, p.cash) for p in game.state.players] == [(2, 155), (1, 155)]
+    assert game.legal_actions() == [Bid(entity=2, company="KBE", price=150), Pass(entity=2)]
+    game.process(Pass(entity=2))
+    assert game.legal_actions() == [Bid(entity=1, company="KBE", price=150), Pass(entity=1)]
+
+
+def test_a_swap_handing_back_more_than_the_presidents_certificate_counts_as_even() -> None:
+    """18Rhl, seed 1100: at #824 P3 buys the KEG double KEG_2 (20%) and takes KEG's
+    presidency from P1; for the 20% president's certificate P3 hands back KEG_2 and a
+    10% (KEG_4), as the reference engine does.  The presidency goes on counting the
+    exchange as even: P1 30% and P3 50%, though they hold 40% each.  At #920 P3 goes
+    bankrupt and all of P3's KEG goes to the market; P1 holds the other double but
+    counts 10%, as much as P3 still counts, so KEG enters receivership (the reference:
+    KEG's owner the market); rhineland gave P1 the presidency."""
+    game = position("18Rhl_even1100_before920_counted_swap", until=824)
+    keg = game.corporation("KEG")
+    assert (keg.president, keg.percent_of(1), keg.percent_of(3)) == (3, 40, 40)
+    assert (keg.counted_percent(1), keg.counted_percent(3), keg.counted_percent("market")) == (
+        30, 50, 20)
+    game = position("18Rhl_even1100_before920_counted_swap")
+    keg = game.corporation("KEG")
+    assert (keg.president, keg.percent_of(1), keg.counted_percent(1)) == (3, 20, 10)
+    game.process(Bankrupt(entity="BME", entity_type="corporation"))
+    assert keg.president is None and keg.receivership
+    assert keg.percent_of(1) == 20 and keg.percent_of("market") == 80
+    assert game.corporation("BME").receivership and game.player(3).bankrupt

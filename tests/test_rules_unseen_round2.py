@@ -143,19 +143,18 @@ def test_1893_bonds_count_toward_the_means_in_the_bankruptcy_check() -> None:
 
 
 def test_1893_bonds_do_not_block_bankruptcy_where_no_other_train_may_be_bought() -> None:
-    """Self-play seed 7007, OR 4.1: RAG (53M, no train) must buy a train, the cheapest
-    costs 180M; its president P1 has 61M, no share to sell and the bond AdSK-2
-    (53 + 61 + 100 = 214M).  Only minors own trains, and a corporation never buys a
-    minor's train: the reference engine refuses the bankruptcy and leaves no legal
-    action (the game cannot go on).  Here the bond does not count and the president
-    goes bankrupt, so the game ends."""
-    game = replay(load_export(SELFPLAY / "1893_seed7007_bond_no_way_out.json"))
-    rag, p1 = game.corporation("RAG"), game.player(1)
-    assert (game.round.label, rag.cash, rag.trains, p1.cash) == ("OR 4.1", 53, [], 61)
-    assert "AdSK-2" in p1.companies
-    assert {o.sym for o in game.minors.values() if o.trains} == {"EKB", "KFBE", "BKB"}
-    assert not any(c.trains for c in game.corporations.values())
-    assert game.title.bankruptcy_extra_means(game, rag, p1) == 0
-    assert game.legal_actions() == [Bankrupt(entity="RAG", entity_type="corporation")]
-    game.process(Bankrupt(entity="RAG", entity_type="corporation"))
-    assert game.is_terminal and p1.bankrupt
+    """Self-play seed 7099 (4 players, existing track), OR 6.2: DE (45M, no train) must
+    buy a train; the only one it may buy is the depot's 5-0 at 450M; its president P2
+    has 323M, no share to sell and the bond AdSK-2 (45 + 323 + 100 = 468M).  The
+    reference engine refuses the bankruptcy ("DE's cash plus P2's cash and sellable
+    shares total 468M") while its interface offers only the 5-0, which DE cannot pay:
+    no legal action (the game cannot go on).  Here the bond does not count and the
+    president goes bankrupt, so the game ends."""
+    game = replay(load_export(SELFPLAY / "1893_seed7099_bond_no_way_out.json"))
+    de, p2 = game.corporation("DE"), game.player(2)
+    assert (game.round.label, de.cash, de.trains, p2.cash) == ("OR 6.2", 45, [], 323)
+    assert game.entity_owner_ids(de) == [2] and "AdSK-2" in p2.companies
+    assert game.title.bankruptcy_extra_means(game, de, p2) == 0
+    assert game.legal_actions() == [Bankrupt(entity="DE", entity_type="corporation")]
+    game.process(Bankrupt(entity="DE", entity_type="corporation"))
+    assert game.is_terminal and p2.bankrupt

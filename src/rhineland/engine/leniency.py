@@ -29,6 +29,9 @@ LENIENCIES: dict[str, str] = {
                           "train's face value with its owner's help",
     "train.cheapest_offer": "a bank train other than the cheapest bought with help by a "
                             "company whose cash is short of every bank train",
+    "or.eva_price": "1893's EVA bought from a player in an OR at a price outside the "
+                    "span 18xx.games's interface offers (its engine takes 1M up to the "
+                    "president's cash)",
     TRUST_ROUTES: "a run whose routes break a route rule (route.*), applied with the "
                   "revenue each train records, as 18xx.games replays it (--trust-routes)",
 }

@@ -130,12 +130,27 @@ def swap_certificates(corp: Corporation, holder: int, percent: int) -> list[Cert
 def president_swap(
     game: Game, corp: Corporation, new_pres: int, old_pres: Holder
 ) -> None:
-    """Give ``new_pres`` the president's certificate; ``old_pres`` gets the same percentage
-    back (see :func:`swap_certificates` for which certificates)."""
+    """Give ``new_pres`` the president's certificate; ``old_pres`` gets certificates back
+    for it (see :func:`swap_certificates` for which certificates).
+
+    The presidency goes on counting the exchange as even: where the certificates handed
+    back are worth more than the president's certificate (both KEG doubles and a 10%
+    held: 30% for 20%), ``new_pres`` counts that much over and ``old_pres`` that much
+    short of what they hold (:meth:`Corporation.counted_percent`; the reference engine
+    moves the certificates without its share count: 18Rhl-even-1100 #824, and at #920
+    the bankrupt president, counted 10%, keeps KEG from the double holder counted 10%)."""
     pres_cert = next(c for c in corp.certificates if c.president)
-    for c in swap_certificates(corp, new_pres, pres_cert.percent):
+    swap = swap_certificates(corp, new_pres, pres_cert.percent)
+    for c in swap:
         give(game, c, old_pres)
     give(game, pres_cert, new_pres)
+    over = sum(c.percent for c in swap) - pres_cert.percent
+    for holder, moved in ((new_pres, over), (old_pres, -over)):
+        off = corp.count_offset.get(holder, 0) + moved
+        if off:
+            corp.count_offset[holder] = off
+        else:
+            corp.count_offset.pop(holder, None)
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 
@@ -175,13 +190,17 @@ def check_presidency(game: Game, corp: Corporation, previous: int | None = None)
     the player with the most, and at least the president's percentage, takes it;
     ties go to the first in player order after ``previous`` (the president whose
     certificates just went to the market: a bankrupt president), else to the first
-    in player order.
+    in player order.  Nobody takes it from ``previous`` while ``previous`` still counts
+    as much (:meth:`Corporation.counted_percent`).
     """
     pres_cert = next(c for c in corp.certificates if c.president)
     if pres_cert.reserved:
         return  # reserved for a merger (1893): no presidency until it is founded
     current = pres_cert.owner if isinstance(pres_cert.owner, int) else None
-    cur_pct = corp.counted_percent(current) if current is not None else 0
+    # with the president's certificate just gone to the market, the outgoing president
+    # keeps it while counted among the most (18Rhl-even-1100 #920)
+    counted_for = current if current is not None else previous
+    cur_pct = corp.counted_percent(counted_for) if counted_for is not None else 0
     taker = presidency_taker(game, corp, after=current if current is not None else previous,
                              above=cur_pct)
     if taker is not None:

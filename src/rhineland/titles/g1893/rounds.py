@@ -193,7 +193,8 @@ class ForcedAuction(Round):
             self._sold(game, player, price)
         elif isinstance(action, Pass):
             self.passes.add(player.id)
-            self._next(game)
+            if not self._all_passed(game):
+                self._next(game)
         else:
             raise GameError(f"{action.type} is not possible in this auction", "draft.action")
 
@@ -211,28 +212,38 @@ class ForcedAuction(Round):
         self.index = next(i for i, p in enumerate(order) if p.id == selector)
         self.index = (self.index + 1) % len(order)
 
+    def _all_passed(self, game: Game) -> bool:
+        """When every player has passed on the item: at half its face value (or below)
+        someone must buy it (:meth:`_force`), else its price drops 10M and the offer goes
+        on from the next seat (:meth:`_next`).  False while someone has not passed."""
+        if len(self.passes) < len(game.seat_order()):
+            return False
+        half = game.private(str(self.item)).spec.value // 2
+        if half >= self.price(game):
+            self._force(game)
+            return True
+        self.reduction += 10
+        self.passes = set()
+        game.add_log(f"{self.item}'s price drops to {self.price(game)}M")
+        self._next(game)
+        return True
+
     def _next(self, game: Game) -> None:
-        """Hand the offer on: players who cannot pay the price pass at once; when all
-        have passed the price drops 10M and the offer goes round again, until someone
-        can buy it or it reaches half its face value (then :meth:`_force`)."""
+        """Hand the offer to the next seat; a player who cannot pay the price passes at
+        once.  Whether all have passed is asked at each seat the offer reaches (the
+        reference engine's order): after a pass forced on the seat before, the offer
+        moves on one seat further than after a pass of the player's own choosing
+        (1893-bots-906 #55: two players at 155M, KBE selected at 220M, the offer comes
+        back to the selector at 150M)."""
         order = game.seat_order()
         while True:
-            if len(self.passes) >= len(order):
-                half = game.private(str(self.item)).spec.value // 2
-                if half >= self.price(game):  # at half the face value (or below) someone must buy
-                    self._force(game)
-                    return
-                self.reduction += 10
-                self.passes = set()
-                game.add_log(f"{self.item}'s price drops to {self.price(game)}M")
             self.index = (self.index + 1) % len(order)
+            if self._all_passed(game):
+                return
             p = order[self.index]
-            if p.id in self.passes:
-                continue
-            if p.cash < self.price(game):
-                self.passes.add(p.id)
-                continue
-            return
+            if p.id not in self.passes and p.cash >= self.price(game):
+                return
+            self.passes.add(p.id)
 
     def _force(self, game: Game) -> None:
         order = game.seat_order()

@@ -21,7 +21,9 @@ class CologneState:
     bought then); ``after_merger``: what follows the merger round (``"or1"``, ``"or2"``,
     ``"auction"``, ``"sr"``); ``traded_in``: companies that traded in a train this OR;
     ``rag_par_pending``: (player id, par cell) of a RAG par by the FdSD's owner waiting
-    for how it is paid.
+    for how it is paid; ``eva_or_price``: the least and most price (M) 18xx.games's
+    interface offers for EVA in an OR once EVA has been bought there (1M up to that
+    buyer's cash before paying; ``None`` before: half to twice its face value).
     """
 
     mergable: dict[str, bool] = field(default_factory=lambda: {"AGV": False, "HGK": False})
@@ -31,6 +33,7 @@ class CologneState:
     after_merger: str | None = None
     traded_in: list[str] = field(default_factory=list)
     rag_par_pending: tuple[int, str] | None = None
+    eva_or_price: tuple[int, int] | None = None
 
 
 def cologne_state(game: Game) -> CologneState:

@@ -8,9 +8,13 @@ goes bankrupt and the game ends: :class:`G1893BuyTrain`).
 :class:`BuyEvaFromPlayer`: during the whole of a company's OR turn (a
 non-blocking step beside track, token, route, dividend and trains), the
 operating minor or corporation may buy EVA for its owner or president from
-another player, at any price from 1M to what that player has (seed 001: EVA is
-the only private that changes hands between players; the reference engine's
-OR company-purchase step).
+another player (seed 001: EVA is the only private that changes hands between
+players; the reference engine's OR company-purchase step).  18xx.games's
+interface offers half to twice EVA's face value (75..300M), capped at the
+president's cash (only that cash when it is less); after EVA's first OR sale it
+offers 1M up to what that buyer had (:func:`eva_or_price_bounds`).  Its engine
+takes any price from 1M to the president's cash: an export replay accepts the
+rest under the leniency ``or.eva_price``.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from rhineland.engine.rounds.operating_steps import (
 )
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -59,6 +64,21 @@ def eva_seller(game: Game, buyer: Player) -> Player | None:
     return game.player(eva.owner)
 
 
+def eva_or_price_bounds(game: Game, buyer: Player) -> tuple[int, int] | None:
+    """The least and most price (M) 18xx.games's interface offers ``buyer`` for EVA in
+    an OR: its span (half to twice the face value, or after an OR sale 1M up to that
+    buyer's cash, :attr:`CologneState.eva_or_price`) capped at ``buyer``'s cash; only
+    that cash when it is below the span (the price box's default), ``None`` at 0M."""
+    span = cologne_state(game).eva_or_price
+    if span is None:
+        value = game.private(EVA).spec.value
+        span = (-(-value // 2), value * 2)
+    least, most = span[0], min(span[1], buyer.cash)
+    if most < least:
+        least = most
+    return (least, most) if most >= EVA_MIN_PRICE else None
+
+
 class BuyEvaFromPlayer(Step):
     """The operator's owner/president buys EVA from another player (open all turn)."""
 
@@ -84,30 +104,34 @@ class BuyEvaFromPlayer(Step):
         return action.type == BuyCompany.TYPE and super().takes(game, rnd, entity, action)
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
-        """Buying EVA: a price span from 1M up to the cash of whoever pays."""
+        """Buying EVA at the prices the interface offers (:func:`eva_or_price_bounds`)."""
         from rhineland.engine.legal.choices import AmountSpan
         from rhineland.engine.legal.generate import entity_type
 
-        eva = game.private(EVA)
-        owners = game.entity_owner_ids(entity)
-        payer = max([entity.cash] + [game.player(o).cash for o in owners[:1]])
+        buyer = self.buyer(game, entity)
+        bounds = eva_or_price_bounds(game, buyer) if buyer is not None else None
+        if bounds is None:
+            return []
         return [AmountSpan(
             trusted(BuyCompany, entity=entity.sym, entity_type=entity_type(entity),
-                    company=EVA, price=EVA_MIN_PRICE), "price", EVA_MIN_PRICE, payer, 1,
-            (eva.spec.value,), frozenset({"or.step"}),
+                    company=EVA, price=bounds[0]), "price", bounds[0], bounds[1], 1,
+            (bounds[0],), frozenset({"or.step"}),
             partial(self.price_bounds, game, entity))]
 
     def price_bounds(self, game: Game, entity: Any) -> tuple[int, int]:
-        """The least and most price (M) of EVA that :meth:`check` accepts: 1M up to the
-        buyer's cash (its other checks do not look at the price)."""
+        """The least and most price (M) of EVA that :meth:`check` accepts without a
+        leniency (:func:`eva_or_price_bounds`; an empty span at 0M)."""
         buyer = self.buyer(game, entity)
         assert buyer is not None  # actions() is not empty
-        return EVA_MIN_PRICE, buyer.cash
+        return eva_or_price_bounds(game, buyer) or (EVA_MIN_PRICE, 0)
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """The operator itself buys EVA, for 1M up to its president's cash.
+        """The operator itself buys EVA at a price the interface offers
+        (:meth:`price_bounds`); 18xx.games's engine takes 1M up to the president's
+        cash, accepted in an export replay under the leniency ``or.eva_price``.
 
-        Raises ``GameError`` [``turn.order``, ``or.buy_company``, ``or.company_price``].
+        Raises ``GameError`` [``turn.order``, ``or.buy_company``, ``or.company_price``,
+        ``or.eva_price``].
         """
         assert isinstance(action, BuyCompany)
         if action.entity != entity.sym:
@@ -123,16 +147,23 @@ class BuyEvaFromPlayer(Step):
             )
         buyer = self.buyer(game, entity)
         assert buyer is not None  # actions() is not empty
-        least, most = self.price_bounds(game, entity)
-        if not least <= action.price <= most:
+        if not EVA_MIN_PRICE <= action.price <= buyer.cash:
             raise GameError(
                 f"EVA's price must be between {EVA_MIN_PRICE}M and {buyer.name}'s "
                 f"{buyer.cash}M, not {action.price}M",
                 "or.company_price",
             )
+        least, most = self.price_bounds(game, entity)
+        if not least <= action.price <= most:
+            game.lenient(
+                f"EVA is offered to {buyer.name} for {least}M to {most}M in this OR, "
+                f"not {action.price}M",
+                "or.eva_price",
+            )
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
-        """EVA passes from its owner to the buyer, who pays the owner the price."""
+        """EVA passes from its owner to the buyer, who pays the owner the price; the
+        interface then offers EVA in an OR for 1M up to the buyer's cash before paying."""
         assert isinstance(action, BuyCompany)
         buyer = self.buyer(game, entity)
         assert buyer is not None
@@ -141,6 +172,7 @@ class BuyEvaFromPlayer(Step):
         seller.companies.remove(EVA)
         buyer.companies.append(EVA)
         game.private(EVA).owner = buyer.id
+        cologne_state(game).eva_or_price = (EVA_MIN_PRICE, buyer.cash)
         game.pay(buyer, seller, action.price)
         game.add_log(
             f"{entity.sym}: {buyer.name} buys EVA from {seller.name} for {action.price}M"

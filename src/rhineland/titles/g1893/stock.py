@@ -202,12 +202,34 @@ class CologneStock(Title):
         ``player``: 1M up to their cash (its other checks do not look at the price)."""
         return EVA_MIN_PRICE, player.cash
 
+    def eva_buyable_in_sr(self, game: Game, rnd: StockRound, player: Player) -> bool:
+        """Whether ``player`` may buy EVA from its owner in this stock-round turn: only
+        beside another buy, par or sale they could make (a share, a par, a package item,
+        a bond, RAG's par paid by FdSD, a share sale).  18xx.games skips the turn of a
+        player whose only other choice would be EVA, and with only a bond sale or the
+        FdSD exchange besides offers no EVA (refused: 1893-even-900 #210 beside a bond
+        sale, 1893-web-911 #78 beside the exchange)."""
+        if player.id in cologne_state(game).first_sr_passers or rnd.bought_this_turn:
+            return False
+        if self.can_buy_company(game, rnd, player) or self.can_sell_shares(game, rnd, player):
+            return True
+        if self.owns_fdsd(game, player.id) and not game.corporation("RAG").ipoed:
+            return True
+        return super().can_buy_any(game, rnd, player)
+
     def check_buy_eva_from_player(
         self, game: Game, rnd: StockRound, player: Player, action: BuyCompany
     ) -> None:
         """The checks of :meth:`buy_eva_from_player`, before anything changes: a price
-        within :meth:`eva_price_bounds`, one buy per turn.  Raises ``GameError``
-        (``"stock.company_price"``, ``"stock.one_buy"``)."""
+        within :meth:`eva_price_bounds`, one buy per turn, beside another buy or sale
+        (:meth:`eva_buyable_in_sr`).  Raises ``GameError`` (``"stock.company_price"``,
+        ``"stock.one_buy"``, ``"stock.eva_alone"``)."""
+        if not rnd.bought_this_turn and not self.eva_buyable_in_sr(game, rnd, player):
+            raise GameError(
+                f"{player.name} may buy EVA in a stock round only beside a share, par, "
+                "package item, bond or share sale they could make",
+                "stock.eva_alone",
+            )
         price = action.price
         least, most = self.eva_price_bounds(game, player)
         if not least <= price <= most:

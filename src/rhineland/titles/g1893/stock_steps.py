@@ -142,10 +142,11 @@ class BuyCompanyInSr(Step):
             for s in [*title.unsold_package(game), *title.next_bond(game)]
         ]
         eva = game.private("EVA")
-        if not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id:
+        if (not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id
+                and title.eva_buyable_in_sr(game, stock_round(rnd), entity)):
             out.append(AmountSpan(trusted(BuyCompany, entity=entity.id, company="EVA", price=1),
                                   "price", 1, max(entity.cash, 1), 1, (eva.spec.value,),
-                                  frozenset({"stock.passed", "stock.one_buy"}),
+                                  frozenset({"stock.passed", "stock.one_buy", "stock.eva_alone"}),
                                   partial(title.eva_price_bounds, game, entity)))
         return out
 
