@@ -4,7 +4,7 @@ compiles (``RHINELAND_PURE=`` empty runs it anyway; then the tests marked
 ``sources_only``, which patch or count inside those modules, are skipped).
 tests/test_native.py compares the native build with the sources in processes of its own.
 
-Hypothesis runs under the ``rhineland`` profile: no deadline."""
+Hypothesis runs under the ``rhineland`` profile: examples are untimed."""
 
 import os
 
@@ -16,7 +16,7 @@ os.environ.setdefault("RHINELAND_PURE", "1")
 settings.register_profile("rhineland", deadline=None)
 settings.load_profile("rhineland")
 """No hypothesis example is timed: work is bounded by counts (max_examples), never by
-the clock (tests/test_no_clock.py keeps it so)."""
+the time (tests/test_untimed.py keeps it so)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
