@@ -15,6 +15,7 @@ import pytest
 
 from rhineland.board.legality import legal_tokens
 from rhineland.engine.actions import (
+    Assign,
     Bankrupt,
     Bid,
     BuyCompany,
@@ -471,3 +472,43 @@ def test_a_swap_handing_back_more_than_the_presidents_certificate_counts_as_even
     assert keg.president is None and keg.receivership
     assert keg.percent_of(1) == 20 and keg.percent_of("market") == 80
     assert game.corporation("BME").receivership and game.player(3).bankrupt
+
+
+def test_in_the_first_stock_round_fdsd_pays_for_rags_par() -> None:
+    """1893, seed 1202 (bots), SR 1 #8: P2, FdSD's owner with 270M, pars RAG at 80M and
+    is asked how to pay.  The reference engine counts a pass (paying 160M cash) as P2's
+    first-SR pass before the president's certificate is bought, then refuses the
+    purchase ("Cannot buy a share of RAG"); so only the exchange is offered.  With it
+    the bank pays the 160M, FdSD closes, P2 keeps 270M and holds RAG's 20%, the other
+    80% goes to the market and P3 is next (the reference's values)."""
+    game = position("1893_bots1202_before9_fdsd_par_first_sr")
+    assert game.legal_actions() == [Assign(entity=2, target="FdSD", target_type="company")]
+    cash = [p.cash for p in game.state.players]
+    with pytest.raises(GameError) as info:
+        game.process(Pass(entity=2))
+    assert info.value.rule == "fdsd.par_cash_first_sr"
+    assert [p.cash for p in game.state.players] == cash == [270, 190, 220]
+    game.process(Assign(entity=2, target="FdSD", target_type="company"))
+    rag = game.corporation("RAG")
+    assert (rag.president, rag.percent_of(2), rag.percent_of("market")) == (2, 20, 80)
+    assert game.private("FdSD").closed and game.player(2).cash == 270
+    assert game.state.round.current == 3
+
+
+def test_a_discarded_train_bought_again_fires_no_event() -> None:
+    """1893, seed 1209 (random), OR 8.2 #504: DE trades its 3-0 for the 5-0 that HGK
+    discarded at #377 (360M, from the open market).  The 5-0's events (HGK's shares
+    made buyable at 120M) fired when RSE bought it first at #281; the reference engine
+    fires a train's events once, so HGK stays at 120M in row 0, column 4, its shares
+    where they are; rhineland moved HGK to its 120M par cell (row 1, column 5).  Buying
+    the next 5-train from the depot fires nothing either."""
+    for train in ("5-0", "5-1"):
+        game = position("1893_random1209_before504_discarded_5_train")
+        hgk = game.corporation("HGK")
+        before = (hgk.share_price, hgk.cash, [(c.id, c.owner) for c in hgk.certificates])
+        assert (hgk.share_price.price, hgk.share_price.row, hgk.share_price.col) == (120, 0, 4)
+        game.process(BuyTrain(entity="DE", entity_type="corporation", train=train,
+                              price=360, variant="5", exchange="3-0"))
+        assert (hgk.share_price, hgk.cash, [(c.id, c.owner) for c in hgk.certificates]) == before
+        assert game.corporation("DE").cash == 370 - 360
+        assert not any("can now be bought" in line for line in game.log[-3:])

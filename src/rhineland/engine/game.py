@@ -63,7 +63,9 @@ class State:
     ``players`` is in seat/priority order (rotated by the rules); ``phase`` is an
     index into the title's phases; ``title_state`` is the title's own typed state
     (a dataclass from :meth:`~rhineland.engine.title.Title.new_title_state`, copied
-    with the state); ``or_count`` is the number of ORs in the current set (fixed at the SR's end).
+    with the state); ``or_count`` is the number of ORs in the current set (fixed at the SR's end);
+    ``fired_events`` holds the train types whose events have fired (once, at the first
+    purchase of the type; a train of it bought again from the open market fires none).
     """
 
     bank: Bank
@@ -86,6 +88,7 @@ class State:
     discard_order: list[str] = field(default_factory=list)
     title_state: Any = None
     or_count: int = 1
+    fired_events: frozenset[str] = frozenset()
 
     def assign(self, other: State) -> None:
         """Take ``other``'s values while keeping this state's entity objects."""

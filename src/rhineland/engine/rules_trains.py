@@ -421,7 +421,8 @@ class TrainRules:
 
     def check_phase_change(self, game: Game, rnd: OperatingRound, train: Any) -> None:
         """After ``train`` is bought: a new phase starts if its type begins one, trains
-        rust, the first train of its type fires its events, and entities over the
+        rust, the first purchase of a type fires its events (never again, as when a
+        discarded train of it is bought from the open market), and entities over the
         train limit are queued to discard: minors first, then corporations, each in
         their data order (the reference engine's crowded companies)."""
         phases = game.data.phases
@@ -433,9 +434,8 @@ class TrainRules:
                 self.on_phase_change(game, rnd, phases[i].name)
                 break
         self.rust_trains(game, train.name)
-        first_of_kind = sum(1 for t in game.state.trains
-                            if t.name == train.name and t.owner is not None) == 1
-        if first_of_kind:
+        if train.name not in game.state.fired_events:
+            game.state.fired_events |= {train.name}
             for event in train.spec.events:
                 self.train_event(game, rnd, event, train)
         for entity in list(game.minors.values()) + list(game.corporations.values()):

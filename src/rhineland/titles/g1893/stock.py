@@ -118,7 +118,12 @@ class CologneStock(Title):
     def resolve_rag_par(
         self, game: Game, rnd: StockRound, action: Action, pending: tuple[int, str]
     ) -> None:
-        """After a RAG par by FdSD's owner: ``assign`` exchanges FdSD, ``pass`` pays cash."""
+        """After a RAG par by FdSD's owner: ``assign`` exchanges FdSD, ``pass`` pays cash.
+
+        In the first SR the cash payment is refused: 18xx.games counts that pass as the
+        player's first-SR pass before the par's certificate is bought, and a first-SR
+        passer buys nothing more (bots-1202 #9: "Cannot buy a share of RAG").  Raises
+        ``GameError`` [``fdsd.par``, ``fdsd.par_cash_first_sr``]."""
         pid, share_price = pending
         if action.entity != pid or action.type not in ("assign", "pass"):
             raise GameError(
@@ -127,6 +132,12 @@ class CologneStock(Title):
                 "fdsd.par",
             )
         player = game.player(pid)
+        if action.type == "pass" and game.state.turn == 1:
+            raise GameError(
+                f"{player.name} parred RAG in the first stock round: FdSD pays for the par "
+                "(assign FdSD); paying cash is a first-SR pass",
+                "fdsd.par_cash_first_sr",
+            )
         cologne_state(game).rag_par_pending = None
         par = Par(entity=pid, corporation="RAG", share_price=share_price)
         if action.type == "assign":
