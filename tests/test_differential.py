@@ -14,6 +14,7 @@ from rhineland.io.export import load_export, parse_export, replay, to_export
 from rhineland.io.state_view import game_state
 from rhineland.sim.differential import (
     ALL_BANKRUPT,
+    BONDS_DEADLOCK,
     MODES,
     Oracle,
     OracleError,
@@ -125,3 +126,30 @@ def test_a_reference_failure_on_the_last_bankruptcy_is_the_documented_end(
     v.documented = ALL_BANKRUPT
     assert v.clean and "documented difference" in v.line()
     assert summary([v])[1].strip().startswith("1 x 18Rhl documented: every player")
+
+
+def test_a_refused_bankruptcy_for_bonds_left_out_is_the_documented_deadlock(
+        tmp_path: Path) -> None:
+    """1893, seed 2044 (even), OR #198: RSE (190M, no train) must buy the 300M 4-train;
+    its president P1 has 76M, no share he may sell and the bond AdSK-2, and no other
+    company's train may be bought.  The reference counts the bond (366M), refuses the
+    bankruptcy and accepts nothing else; rhineland leaves the bond out and goes on by
+    the bankruptcy: the documented bonds deadlock."""
+    data_dir = Path(__file__).parent / "data" / "differential"
+    game = replay(load_export(data_dir / "1893_even2044_before198_bonds_deadlock.json"))
+    assert game.legal_actions() == [Bankrupt(entity="RSE", entity_type="corporation")]
+    game.process(Bankrupt(entity="RSE", entity_type="corporation"))
+    assert game.finished
+    ended = tmp_path / "ended.json"
+    out = to_export(game)
+    ended.write_bytes(orjson.dumps(out))
+    v = Verdict(game="ended", title="1893", refused_at=out["actions"][-1]["id"],
+                refusal="Engine::GameError: Cannot go bankrupt. RSE's cash plus P1's cash "
+                        "and sellable shares total 366M")
+    assert documented_refusal(ended, out, v) == BONDS_DEADLOCK
+    v.documented = BONDS_DEADLOCK
+    v.not_offered = [{"id": v.refused_at, "type": "bankrupt",
+                      "reason": "offers bankrupt to nobody"}]
+    assert v.clean and "not offered" not in v.line()
+    v.not_offered.append({"id": 12, "type": "pass", "reason": "r"})
+    assert not v.clean and "1 not offered, first #12" in v.line()

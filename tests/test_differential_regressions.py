@@ -512,3 +512,20 @@ def test_a_discarded_train_bought_again_fires_no_event() -> None:
         assert (hgk.share_price, hgk.cash, [(c.id, c.owner) for c in hgk.certificates]) == before
         assert game.corporation("DE").cash == 370 - 360
         assert not any("can now be bought" in line for line in game.log[-3:])
+
+
+def test_fdsd_closes_at_its_owners_share_buy_not_at_a_rag_par() -> None:
+    """1893, seed 2014 (bots), SR 7: the first 5-train (#329) scheduled FdSD's closing.
+    Player 1, its owner, pars RAG at 100M (#364) and pays 200M in cash (the pass, #365):
+    the reference engine keeps FdSD open (player 1: 415M cash, value 2030M with FdSD's
+    180M); it closes at the owner's next share buy, RAG_1 from the market at #368 (315M,
+    value 1850M)."""
+    game = position("1893_bots2014_before369_fdsd_closes_at_a_buy", until=365)
+    p1, fdsd = game.player(1), game.private("FdSD")
+    assert (p1.cash, p1.companies, fdsd.owner, fdsd.closed) == (415, ["FdSD"], 1, False)
+    assert game.player_value(p1) == 2030
+    assert game.corporation("RAG").percent_of(1) == 20
+    game = position("1893_bots2014_before369_fdsd_closes_at_a_buy")
+    p1, fdsd = game.player(1), game.private("FdSD")
+    assert (p1.cash, p1.companies, fdsd.closed) == (315, [], True)
+    assert game.player_value(p1) == 1850

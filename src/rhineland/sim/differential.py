@@ -33,6 +33,7 @@ import orjson
 from rhineland.engine.game import Game
 from rhineland.io.export import load_export, parse_json, replay, to_export
 from rhineland.io.oracle import compare_with_trace
+from rhineland.titles.g1893.constants import is_bond
 
 MODES = ("even", "random", "bots", "web")
 """How :func:`play_ours` plays: ``even`` a random player drawing each action kind with
@@ -246,9 +247,16 @@ class Verdict:
         """Accepted with the same values, every action offered, every state equal (but
         for a documented difference)."""
         return ((self.accepted or self.documented is not None)
-                and self.same_values is not False and not self.not_offered
+                and self.same_values is not False and not self.unexcused_not_offered()
                 and (self.difference is None or self.documented is not None)
                 and self.error is None)
+
+    def unexcused_not_offered(self) -> list[dict[str, Any]]:
+        """The actions not offered, but for a documented refusal's refused action (the
+        reference neither accepts nor offers it there)."""
+        if self.documented is None or self.accepted:
+            return self.not_offered
+        return [n for n in self.not_offered if n.get("id") != self.refused_at]
 
     def line(self) -> str:
         """One line: the game and its first fault (or ``ok``)."""
@@ -262,9 +270,10 @@ class Verdict:
             parts.append(f"REFUSED at {self.refused_at}: {self.refusal}")
         elif self.same_values is False:
             parts.append("accepted, OTHER values")
-        if self.not_offered:
-            x = self.not_offered[0]
-            parts.append(f"{len(self.not_offered)} not offered, first #{x.get('id')}: "
+        not_offered = self.unexcused_not_offered()
+        if not_offered:
+            x = not_offered[0]
+            parts.append(f"{len(not_offered)} not offered, first #{x.get('id')}: "
                          f"{str(x.get('reason'))[:200]}")
         if self.difference and self.documented:
             parts.append(f"documented difference: {self.documented}")
@@ -286,7 +295,7 @@ class Verdict:
             out.append("refused: " + _generic(self.refusal))
         elif self.same_values is False:
             out.append("other values")
-        for x in self.not_offered[:1]:
+        for x in self.unexcused_not_offered()[:1]:
             out.append(f"not offered: {x.get('type')}")
         if self.difference and self.documented and self.accepted:
             out.append(f"documented: {self.documented}")
@@ -387,16 +396,44 @@ def documented_refusal(export_path: Path, data: dict[str, Any],
     """The documented difference a refusal is, or ``None``: :data:`ALL_BANKRUPT` when the
     refused action is the export's last, a bankruptcy after which every player here is
     bankrupt, and the reference failed with a ``ZeroDivisionError`` (it starts the next
-    stock round with nobody in it)."""
+    stock round with nobody in it); :data:`BONDS_DEADLOCK` when that bankruptcy is
+    refused for means that count bonds rhineland leaves out."""
     actions = data.get("actions") or []
     if not actions or verdict.refused_at is None or verdict.refusal is None:
         return None
     last = actions[-1]
     if not (last.get("type") == "bankrupt" and last.get("id") == verdict.refused_at
-            and data.get("game_end_reason") == "bankrupt"
-            and "ZeroDivisionError" in verdict.refusal):
+            and data.get("game_end_reason") == "bankrupt"):
         return None
-    return ALL_BANKRUPT if all_players_bankrupt(export_path) else None
+    if "ZeroDivisionError" in verdict.refusal:
+        return ALL_BANKRUPT if all_players_bankrupt(export_path) else None
+    if "Cannot go bankrupt" in verdict.refusal and bonds_left_out(export_path, last):
+        return BONDS_DEADLOCK
+    return None
+
+
+BONDS_DEADLOCK = ("1893 bonds where no other company's train may be bought: the bankruptcy "
+                  "goes on here (the reference counts the bonds, refuses it and leaves no "
+                  "legal action)")
+"""``docs/rules-differences.md``, 1893 bonds: the reference engine counts a president's
+bonds toward the means in the bankruptcy check though no step sells them in an
+operating round; where the company may buy no other company's train it is left with
+no action it accepts, and rhineland lets the bonds not count."""
+
+
+def bonds_left_out(export_path: Path, bankrupt: dict[str, Any]) -> bool:
+    """Whether, just before the export's last action ``bankrupt``, the bankrupt
+    company's president holds bonds that rhineland's bankruptcy check leaves out
+    (``bankruptcy_extra_means`` 0 for a player with bonds)."""
+    game = replay(load_export(export_path), until=int(bankrupt["id"]) - 1)
+    sym = str(bankrupt.get("entity"))
+    entity: Any = game.corporations.get(sym) or game.minors.get(sym)
+    owners = game.entity_owner_ids(entity) if entity is not None else []
+    if not owners:
+        return False
+    player = game.player(owners[0])
+    has_bonds = any(is_bond(c) for c in player.companies)
+    return has_bonds and game.title.bankruptcy_extra_means(game, entity, player) == 0
 
 
 def summary(verdicts: Sequence[Verdict]) -> list[str]:

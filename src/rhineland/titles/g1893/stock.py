@@ -347,17 +347,16 @@ class CologneStock(Title):
         rnd.bought_this_turn = True
         rnd.end_turn(game, player, passed=False, for_priority=False)
 
-    def after_stock_turn(self, game: Game, rnd: StockRound, player: Player) -> None:
-        """Once the first 5-train has scheduled its closing, FdSD closes after a
-        stock-round turn in which its owner traded shares (the reference engine's timing;
-        seed 001: "closure is scheduled by the first 5-train").  Passing or buying a
-        private does not close it, nor does the end of the round: it may stay open for
-        several rounds (g24 action 200 in the next SR; released g29: 5-train at #229, the
-        owner only passes in SR 7, FdSD closes at #326 in SR 8)."""
-        traded = bool(rnd.sold_this_turn) or (
-            rnd.bought_this_turn and rnd.last_buy_kind == "shares"
-        )
-        if cologne_state(game).fdsd_to_close and self.owns_fdsd(game, player.id) and traded:
+    def after_share_bought(self, game: Game, player: Player, corp: Corporation) -> None:
+        """Once the first 5-train has scheduled its closing, FdSD closes when its owner
+        buys shares in a stock round (18xx.games's timing; seed 001: "closure is
+        scheduled by the first 5-train").  A par (by cash or by FdSD), a sale, a pass or
+        buying a private does not close it, nor does the end of the round: it may stay
+        open for several rounds (g24 action 200 in the next SR; released g29: 5-train at
+        #229, the owner only passes in SR 7, FdSD closes at #326 in SR 8; bots-2014: RAG
+        parred by cash at #364-#365 in SR 7, FdSD closes at the owner's buy at #368)."""
+        super().after_share_bought(game, player, corp)
+        if cologne_state(game).fdsd_to_close and self.owns_fdsd(game, player.id):
             self.close_private(game, game.private("FdSD"))
             cologne_state(game).fdsd_to_close = False
 
