@@ -15,6 +15,7 @@ from rhineland.io.state_view import game_state
 from rhineland.sim.differential import (
     ALL_BANKRUPT,
     BONDS_DEADLOCK,
+    MERGER_TIE_CRASH,
     MODES,
     Oracle,
     OracleError,
@@ -153,3 +154,20 @@ def test_a_refused_bankruptcy_for_bonds_left_out_is_the_documented_deadlock(
     assert v.clean and "not offered" not in v.line()
     v.not_offered.append({"id": 12, "type": "pass", "reason": "r"})
     assert not v.clean and "1 not offered, first #12" in v.line()
+
+
+def test_the_reference_crash_on_a_tied_merger_is_documented() -> None:
+    """1893-random-3017 #430: the reference fails (``Integer::MAX``) founding HGK with
+    two 30% holders, one of whom merged nothing; the game is clean only if every state
+    before it is equal."""
+    v = Verdict(game="g", title="1893", refused_at=430,
+                refusal="NameError: uninitialized constant Integer::MAX")
+    data = {"actions": [{"id": 430, "type": "special_buy"}, {"id": 431, "type": "pass"}]}
+    v.documented = documented_refusal(Path("unused.json"), data, v)
+    assert v.documented == MERGER_TIE_CRASH
+    assert v.clean
+    v.difference = {"action_id": 12, "type": "pass", "path": "bank", "ours": 1,
+                    "reference": 2}
+    v.documented = documented_refusal(Path("unused.json"), data, v)
+    assert v.documented == MERGER_TIE_CRASH
+    assert not v.clean and "state differs after #12" in v.line()

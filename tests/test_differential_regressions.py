@@ -26,6 +26,7 @@ from rhineland.engine.actions import (
     PlaceToken,
     SellCompany,
     SellShares,
+    SpecialBuy,
 )
 from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange
@@ -529,3 +530,19 @@ def test_fdsd_closes_at_its_owners_share_buy_not_at_a_rag_par() -> None:
     p1, fdsd = game.player(1), game.private("FdSD")
     assert (p1.cash, p1.companies, fdsd.closed) == (315, [], True)
     assert game.player_value(p1) == 1850
+
+
+def test_a_merger_tie_goes_to_the_first_merging_owner_before_other_holders() -> None:
+    """1893, seed 3017 (random), merger round, #430: P1's yes founds HGK.  P1 (three
+    bought 10% shares) and P2 (KFBE's 20% and a bought 10%) hold 30% each, more than
+    P4, who holds the president's certificate for KBE.  The tie goes by the merging
+    order (KFBE's owner P2 first; a holder who merged nothing comes after every merging
+    owner): P2 becomes president and hands P4 a 20% certificate.  The reference engine
+    crashes there (``Integer::MAX``, docs/rules-differences.md)."""
+    game = position("1893_random3017_before430_merger_tie")
+    game.process(SpecialBuy(entity=1, entity_type="player", description="yes", cost=0))
+    hgk = game.corporation("HGK")
+    assert hgk.president == 2 and hgk.floated
+    assert [hgk.percent_of(p) for p in (1, 2, 3, 4)] == [30, 30, 10, 20]
+    assert [(c.id, c.owner) for c in hgk.certificates[:3]] == [
+        ("HGK_0", 2), ("HGK_1", 3), ("HGK_2", 4)]

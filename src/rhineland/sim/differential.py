@@ -248,8 +248,18 @@ class Verdict:
         for a documented difference)."""
         return ((self.accepted or self.documented is not None)
                 and self.same_values is not False and not self.unexcused_not_offered()
-                and (self.difference is None or self.documented is not None)
+                and (self.difference is None or self.difference_documented())
                 and self.error is None)
+
+    def difference_documented(self) -> bool:
+        """Whether the state difference is the documented one: the accepted game's
+        documented difference, or one at or after a documented refusal (a difference
+        before the refusal is ours)."""
+        if self.difference is None or self.documented is None:
+            return False
+        if self.accepted or self.refused_at is None:
+            return True
+        return int(self.difference["action_id"]) >= self.refused_at
 
     def unexcused_not_offered(self) -> list[dict[str, Any]]:
         """The actions not offered, but for a documented refusal's refused action (the
@@ -275,7 +285,7 @@ class Verdict:
             x = not_offered[0]
             parts.append(f"{len(not_offered)} not offered, first #{x.get('id')}: "
                          f"{str(x.get('reason'))[:200]}")
-        if self.difference and self.documented:
+        if self.difference_documented():
             parts.append(f"documented difference: {self.documented}")
         elif self.difference:
             d = self.difference
@@ -297,7 +307,7 @@ class Verdict:
             out.append("other values")
         for x in self.unexcused_not_offered()[:1]:
             out.append(f"not offered: {x.get('type')}")
-        if self.difference and self.documented and self.accepted:
+        if self.difference_documented() and self.accepted:
             out.append(f"documented: {self.documented}")
         elif self.difference:
             out.append(f"state: {self.difference['type']} -> "
@@ -397,10 +407,13 @@ def documented_refusal(export_path: Path, data: dict[str, Any],
     refused action is the export's last, a bankruptcy after which every player here is
     bankrupt, and the reference failed with a ``ZeroDivisionError`` (it starts the next
     stock round with nobody in it); :data:`BONDS_DEADLOCK` when that bankruptcy is
-    refused for means that count bonds rhineland leaves out."""
+    refused for means that count bonds rhineland leaves out; :data:`MERGER_TIE_CRASH`
+    for the reference's crash on a tied merger presidency (any action)."""
     actions = data.get("actions") or []
     if not actions or verdict.refused_at is None or verdict.refusal is None:
         return None
+    if "Integer::MAX" in verdict.refusal:
+        return MERGER_TIE_CRASH
     last = actions[-1]
     if not (last.get("type") == "bankrupt" and last.get("id") == verdict.refused_at
             and data.get("game_end_reason") == "bankrupt"):
@@ -410,6 +423,13 @@ def documented_refusal(export_path: Path, data: dict[str, Any],
     if "Cannot go bankrupt" in verdict.refusal and bonds_left_out(export_path, last):
         return BONDS_DEADLOCK
     return None
+
+
+MERGER_TIE_CRASH = ("1893 merger presidency tied with a holder who merged nothing: the "
+                    "reference crashes (Integer::MAX), rhineland takes the merging order")
+"""``docs/rules-differences.md``, 1893 merger ties: the reference engine fails with
+``NameError: uninitialized constant Integer::MAX`` when the largest holders of a founded
+AGV/HGK tie, the president's certificate is not theirs and one of them merged nothing."""
 
 
 BONDS_DEADLOCK = ("1893 bonds where no other company's train may be bought: the bankruptcy "
