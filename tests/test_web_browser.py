@@ -190,8 +190,9 @@ def test_lobby_new_game_against_a_bot_with_clock_and_undo(tmp_path: Path) -> Non
         page.locator("#actions").get_by_role("button", name="bid 150M on EVA",
                                              exact=True).click()
         # the bot answers on the server; the page follows (events) until Ann is to act
-        page.wait_for_function("document.querySelector('#turn').textContent === 'your turn'"
-                               " && Number(document.body.dataset.lastActionId) >= 2")
+        # (a selector, not a page function: the page's CSP allows no script but its own)
+        page.wait_for_selector('body:not([data-last-action-id="0"]):not([data-last-action-id='
+                               '"1"]) #turn[data-mine="1"]')
         after = int(page.evaluate("document.body.dataset.lastActionId"))
         assert "EVA" in page.locator('#players tr[data-player="1"]').inner_text()
         page.get_by_role("button", name="Undo my last action").click()

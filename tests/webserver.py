@@ -12,6 +12,7 @@ import httpx
 import uvicorn
 
 from rhineland.web import create_app
+from rhineland.web.limits import server_config
 
 
 def free_port() -> int:
@@ -22,12 +23,12 @@ def free_port() -> int:
 
 @contextmanager
 def live_server(db_url: str, **app_args: object) -> Iterator[str]:
-    """Serve ``create_app(db_url, **app_args)``; yields the base URL
-    (``http://127.0.0.1:PORT``).  Waits (up to 200 polls) until it answers."""
+    """Serve ``create_app(db_url, **app_args)`` as ``rhineland serve`` does (the server's
+    limits: ``server_config``); yields the base URL (``http://127.0.0.1:PORT``).  Waits
+    (up to 200 polls) until it answers."""
     port = free_port()
-    config = uvicorn.Config(create_app(db_url, **app_args),  # type: ignore[arg-type]
-                            host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    app = create_app(db_url, **app_args)  # type: ignore[arg-type]
+    server = uvicorn.Server(server_config(app, "127.0.0.1", port, app.state.limits))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     base = f"http://127.0.0.1:{port}"

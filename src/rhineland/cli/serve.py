@@ -46,6 +46,7 @@ def serve_cmd(db: str, host: str, port: int, demo: bool) -> None:
         import uvicorn
 
         from rhineland.web import create_app
+        from rhineland.web.limits import server_config
     except ImportError as exc:
         fail("bad_argument", f"the web extra is not installed ({exc.name}): "
              "pip install -e '.[web]'")
@@ -60,5 +61,7 @@ def serve_cmd(db: str, host: str, port: int, demo: bool) -> None:
     if created is not None:
         click.echo(f"demo game against bots: {base}/g/{created.id}#{created.seats[0]['secret']}")
     click.echo("stop with Ctrl+C")
-    # open event streams never end on their own: give them 2 s on shutdown
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    # the server's limits (rhineland.web.limits.server_config): a request's head within
+    # 10 s, idle connections closed after 5 s, heads of at most 16 KiB, 1000 connections;
+    # open event streams never end on their own: they get 2 s on shutdown
+    uvicorn.Server(server_config(app, host, port)).run()

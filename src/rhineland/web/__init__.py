@@ -5,7 +5,10 @@ PostgreSQL (:mod:`rhineland.web.db`); :mod:`rhineland.web.store` applies an acti
 atomically (it is stored and applied, or refused); :mod:`rhineland.web.bots` plays the
 bot seats on the server; :mod:`rhineland.web.events` pushes every change to the open
 pages (server-sent events); :mod:`rhineland.web.app` is the FastAPI application (the
-JSON API under ``/api`` and the page under ``/``, its assets in ``web/static``).
+JSON API under ``/api`` and the page under ``/``, its assets in ``web/static``);
+:mod:`rhineland.web.limits` bounds what a hostile client can do (body size, time and
+nesting, paths, the action rate, event streams, slow connections) and adds the security
+headers.
 
     from rhineland.web import create_app
     app = create_app("sqlite:///games.sqlite3")     # serve with uvicorn

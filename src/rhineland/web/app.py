@@ -18,7 +18,10 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
 * ``GET /api/games/{id}/events``: server-sent events, one per stored action;
 * ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position.
 
-Every refusal is ``{"error": "<one line>"}`` with its status.
+Every refusal is ``{"error": "<one line>"}`` with its status.  The limits of
+:mod:`rhineland.web.limits` guard every request (body size, time and nesting, paths, the
+action rate per seat: 429 with ``Retry-After``) and add the security headers to every
+response.
 """
 
 from __future__ import annotations
@@ -36,13 +39,26 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp
 
 from rhineland.errors import ExportError
 from rhineland.io.export import parse_json
 from rhineland.web.bots import BotRunner
 from rhineland.web.db import open_engine
 from rhineland.web.events import Hub
-from rhineland.web.store import Created, Forbidden, GameStore, Live, Refused, WebError
+from rhineland.web.limits import Limits, TokenBuckets, guard, retry_after
+from rhineland.web.store import (
+    Created,
+    Forbidden,
+    GameStore,
+    Live,
+    Refused,
+    TooMany,
+    WebError,
+    check_game_id,
+    well_formed,
+)
 from rhineland.web.views import legal_view, map_svg, panels_svg, state_view
 
 STATIC = Path(__file__).parent / "static"
@@ -100,8 +116,41 @@ _bearer = HTTPBearer(auto_error=False, description="The seat's secret from its i
 Auth = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 
-def _secret(auth: HTTPAuthorizationCredentials | None) -> str | None:
-    return auth.credentials if auth is not None else None
+def _game_id(game_id: str) -> str:
+    check_game_id(game_id)  # the shape, before the database is read
+    return game_id
+
+
+def _seat_secret(auth: Auth) -> str | None:
+    secret = auth.credentials if auth is not None else None
+    if not well_formed(secret):  # the shape, before the database is read
+        raise Forbidden("the secret opens no seat of this game: it is not of a secret's "
+                        "shape (use your seat's invite link)")
+    return secret
+
+
+def _viewer_secret(auth: Auth) -> str | None:
+    secret = auth.credentials if auth is not None else None
+    return secret if well_formed(secret) else None  # a malformed one: a spectator's view
+
+
+GameId = Annotated[str, Depends(_game_id)]
+"""A game id path parameter of a game id's shape (else 404)."""
+Secret = Annotated[str | None, Depends(_seat_secret)]
+"""The bearer secret of the seat that acts, of a secret's shape (else 403)."""
+Viewer = Annotated[str | None, Depends(_viewer_secret)]
+"""The bearer secret of whoever looks (``None`` for a malformed one: watching)."""
+
+
+class _GuardedApp(FastAPI):
+    """FastAPI with :func:`rhineland.web.limits.guard` outside all of its own middleware
+    (so even its last-resort 500 carries the security headers)."""
+
+    limits: Limits = Limits()
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """The app's middleware stack behind the request guard and security headers."""
+        return guard(super().build_middleware_stack(), self.limits)
 
 
 def _created(c: Created) -> dict[str, Any]:
@@ -146,17 +195,30 @@ def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
 
 def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool = False,
                bot_workers: int = 2, resume_bots: bool = True,
-               now: Callable[[], int] | None = None) -> FastAPI:
+               now: Callable[[], int] | None = None,
+               limits: Limits | None = None) -> FastAPI:
     """The application on the database ``db_url`` (SQLite file or ``postgresql://``).
 
     ``inline_bots``: bots move inside the request that made it their turn (tests);
     otherwise in ``bot_workers`` threads.  ``resume_bots``: on start, the bots of the
     stored games that were to move play on (after a stop or a crash).  ``now()``: the
     time in Unix seconds (default: the system clock; tests give their own).
+    ``limits``: the bounds of :mod:`rhineland.web.limits` (default: its values).
     """
-    hub = Hub()
-    store = (GameStore(open_engine(db_url), on_change=hub.publish) if now is None else
-             GameStore(open_engine(db_url), on_change=hub.publish, now=now))
+    lim = limits or Limits()
+    hub = Hub(per_client=lim.streams_per_client)
+    buckets = TokenBuckets(lim.action_burst, lim.action_rate, lim.clock)
+
+    def admit(game_id: str, pid: int) -> None:
+        wait = buckets.take((game_id, pid))
+        if wait:
+            raise TooMany(f"too many actions from this seat: at most {lim.action_burst} at "
+                          f"once, then {lim.action_rate:g} a second; try again in "
+                          f"{retry_after(wait)} s", retry_after(wait))
+
+    engine = open_engine(db_url)
+    store = (GameStore(engine, on_change=hub.publish, admit=admit) if now is None else
+             GameStore(engine, on_change=hub.publish, now=now, admit=admit))
     runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
 
     @asynccontextmanager
@@ -166,16 +228,26 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         yield
         runner.shutdown()
 
-    app = FastAPI(title="rhineland", version="0.1.0", lifespan=lifespan,
-                  description="Play 18Rhl and 1893: Cologne: games as 18xx.games action "
-                              "lists; money in M (Mark).")
+    app = _GuardedApp(title="rhineland", version="0.1.0", lifespan=lifespan,
+                      description="Play 18Rhl and 1893: Cologne: games as 18xx.games "
+                                  "action lists; money in M (Mark).")
+    app.limits = lim
     app.state.store = store
     app.state.hub = hub
     app.state.bots = runner
+    app.state.limits = lim
 
     @app.exception_handler(WebError)
     async def _web_error(_req: Request, exc: WebError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        headers = ({"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany)
+                   else None)
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=headers)
+
+    @app.exception_handler(HTTPException)
+    async def _http_error(_req: Request, exc: HTTPException) -> JSONResponse:
+        # no route, no static file, a method not allowed: one line as every refusal
+        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
+                            headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_req: Request, exc: RequestValidationError) -> JSONResponse:
@@ -192,7 +264,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         return FileResponse(STATIC / "index.html")
 
     @app.get("/g/{game_id}", include_in_schema=False)
-    def game_page(game_id: str) -> FileResponse:
+    def game_page(game_id: GameId) -> FileResponse:
         return FileResponse(STATIC / "game.html")
 
     # -- the API -------------------------------------------------------------------------
@@ -224,15 +296,15 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         return _created(created)
 
     @app.get("/api/games/{game_id}", summary="The state: whose turn, last action id, ...")
-    def get_state(game_id: str, auth: Auth) -> dict[str, Any]:
+    def get_state(game_id: GameId, secret: Viewer) -> dict[str, Any]:
         with store.locked(game_id) as live:
-            seat = _seat_or_none(live, _secret(auth))
+            seat = _seat_or_none(live, secret)
             return state_view(live, seat, store.now())
 
     @app.get("/api/games/{game_id}/legal", summary="The seat's legal actions")
-    def legal(game_id: str, auth: Auth) -> dict[str, Any]:
+    def legal(game_id: GameId, secret: Secret) -> dict[str, Any]:
         with store.locked(game_id) as live:
-            seat = live.seat_of(_secret(auth))
+            seat = live.seat_of(secret)
             if seat is None:
                 raise Forbidden("the spectator link watches: it has no legal actions")
             return {"seat": seat, "last_action_id": live.last_action_id,
@@ -243,9 +315,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
               responses={403: {"description": "not this seat's secret, turn or entity"},
                          409: {"description": "stale last_action_id"},
                          422: {"description": "illegal or malformed action"}})
-    async def act(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+    async def act(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
         body: ActionRequest = _json_body(await request.body(), ActionRequest)
-        secret = _secret(auth)
 
         def work() -> dict[str, Any]:
             store.act(game_id, secret, body.action, body.last_action_id)
@@ -261,9 +332,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                          409: {"description": "stale last_action_id"},
                          422: {"description": "the rules refuse the run (the engine's "
                                               "message)"}})
-    async def run_routes(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+    async def run_routes(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
         body: RunRequest = _json_body(await request.body(), RunRequest)
-        secret = _secret(auth)
 
         def work() -> dict[str, Any]:
             store.run_stops(game_id, secret, body.entity,
@@ -276,9 +346,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
 
     @app.post("/api/games/{game_id}/undo", summary="Undo one's own last action",
               openapi_extra=_body_doc(UndoRequest))
-    async def undo(game_id: str, request: Request, auth: Auth) -> dict[str, Any]:
+    async def undo(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
         body: UndoRequest = _json_body(await request.body(), UndoRequest)
-        secret = _secret(auth)
 
         def work() -> dict[str, Any]:
             live = store.undo(game_id, secret, body.last_action_id)
@@ -288,25 +357,27 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         return await run_in_threadpool(work)
 
     @app.get("/api/games/{game_id}/export", summary="The 18xx.games export")
-    def export(game_id: str) -> dict[str, Any]:
+    def export(game_id: GameId) -> dict[str, Any]:
         return store.export(game_id)
 
     @app.get("/api/games/{game_id}/events", summary="Server-sent events, one per action")
-    def events(game_id: str) -> StreamingResponse:
+    def events(game_id: GameId, request: Request) -> StreamingResponse:
         with store.locked(game_id) as live:
             first = live.last_action_id
-        return StreamingResponse(hub.stream(game_id, first), media_type="text/event-stream",
+        client = request.client.host if request.client is not None else ""
+        return StreamingResponse(hub.stream(game_id, first, client=client),
+                                 media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
     @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
-    def map_image(game_id: str) -> Response:
+    def map_image(game_id: GameId) -> Response:
         with store.locked(game_id) as live:
             return Response(map_svg(live.game), media_type="image/svg+xml")
 
     @app.get("/api/games/{game_id}/panels.svg",
              summary="Stock market, companies, players and depot (SVG)")
-    def panels_image(game_id: str) -> Response:
+    def panels_image(game_id: GameId) -> Response:
         with store.locked(game_id) as live:
             return Response(panels_svg(live.game), media_type="image/svg+xml")
 

@@ -4,6 +4,9 @@
 ``on_change``) and read by the event streams of the event loop: each subscriber has an
 ``asyncio.Queue`` filled through ``loop.call_soon_threadsafe``.  A stream sends
 ``event: action`` with ``{"last_action_id": N}``; the page then fetches the state.
+A client address has at most ``per_client`` streams of one game open: a new one closes
+the oldest (a reloaded page's stream whose end the server has not noticed yet, or a
+client opening streams to hold the server).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 
 import orjson
@@ -18,12 +22,23 @@ import orjson
 HEARTBEAT = 15.0
 """Seconds between keep-alive comments on an idle stream."""
 
+PER_CLIENT = 8
+"""Open streams of one game per client address (a household's players, a few tabs)."""
+
+_CLOSE = -1
+"""Put in a stream's queue: the stream ends (a newer one of its client took its place)."""
+
+_Entry = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[int]"]
+
 
 class Hub:
-    """Subscribers by game id; thread-safe publishing."""
+    """Subscribers by game id, at most ``per_client`` per client address and game;
+    thread-safe publishing."""
 
-    def __init__(self) -> None:
-        self._subs: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+    def __init__(self, per_client: int = PER_CLIENT) -> None:
+        self.per_client = per_client
+        self._subs: dict[str, set[_Entry]] = {}
+        self._by_client: dict[tuple[str, str], OrderedDict[_Entry, None]] = {}
         self._lock = threading.Lock()
 
     def publish(self, game_id: str, last_action_id: int) -> None:
@@ -39,15 +54,23 @@ class Hub:
         with self._lock:
             return len(self._subs.get(game_id, ()))
 
-    async def stream(self, game_id: str, first: int) -> AsyncIterator[bytes]:
-        """The event stream of ``game_id``: an ``action`` event at once (``first``, the
-        last action id now), then one per stored action, a comment every
-        :data:`HEARTBEAT` seconds while idle."""
+    async def stream(self, game_id: str, first: int, client: str = "") -> AsyncIterator[bytes]:
+        """The event stream of ``game_id`` for the client address ``client``: an
+        ``action`` event at once (``first``, the last action id now), then one per stored
+        action, a comment every :data:`HEARTBEAT` seconds while idle; it ends when the
+        client opens more than ``per_client`` streams of the game (the oldest ends)."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[int] = asyncio.Queue()
         entry = (loop, queue)
+        key = (client, game_id)
         with self._lock:
             self._subs.setdefault(game_id, set()).add(entry)
+            mine = self._by_client.setdefault(key, OrderedDict())
+            mine[entry] = None
+            closed = [mine.popitem(last=False)[0] for _ in range(len(mine) - self.per_client)]
+        for old_loop, old_queue in closed:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                old_loop.call_soon_threadsafe(old_queue.put_nowait, _CLOSE)
         try:
             yield _event(first)
             while True:
@@ -56,8 +79,10 @@ class Hub:
                 except TimeoutError:
                     yield b": keep-alive\n\n"
                     continue
-                while not queue.empty():  # several actions at once: one event
+                while last != _CLOSE and not queue.empty():  # several actions: one event
                     last = queue.get_nowait()
+                if last == _CLOSE:
+                    return
                 yield _event(last)
         finally:
             with self._lock:
@@ -66,6 +91,11 @@ class Hub:
                     subs.discard(entry)
                     if not subs:
                         del self._subs[game_id]
+                left = self._by_client.get(key)
+                if left is not None:
+                    left.pop(entry, None)
+                    if not left:
+                        del self._by_client[key]
 
 
 def _event(last_action_id: int) -> bytes:

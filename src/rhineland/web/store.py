@@ -12,6 +12,7 @@ commit fails the in-memory game is dropped and rebuilt from what is stored.
 from __future__ import annotations
 
 import dataclasses
+import re
 import secrets
 import threading
 import time
@@ -80,6 +81,37 @@ class Refused(WebError):
     status = 422
 
 
+class TooMany(WebError):
+    """The seat sent more actions than its rate allows; ``retry_after``: whole seconds
+    until the next one is let through."""
+
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+"""The shape of a game id (made ones are 11 characters, ``secrets.token_urlsafe(8)``;
+the column holds 32): anything else is no game's, refused before the database is read."""
+
+SECRET = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The shape of a seat or spectator secret (made ones are 24 characters,
+``secrets.token_urlsafe(18)``): anything else opens no seat, refused unhashed."""
+
+
+def check_game_id(game_id: str) -> None:
+    """Raise :class:`NotFound` for a game id of the wrong shape (:data:`GAME_ID`)."""
+    if not GAME_ID.fullmatch(game_id):
+        raise NotFound("no game: a game id is 1 to 32 letters, digits, '-' or '_'")
+
+
+def well_formed(secret: str | None) -> bool:
+    """Whether ``secret`` has a secret's shape (:data:`SECRET`; ``None``: no secret)."""
+    return secret is None or SECRET.fullmatch(secret) is not None
+
+
 @dataclass
 class Live:
     """A game in memory: the engine's game, its stored setup, who sent each action
@@ -114,7 +146,7 @@ class Live:
     def seat_of(self, secret: str | None) -> int | None:
         """The player id whose seat ``secret`` opens; ``None`` for the spectator link.
         Raises :class:`Forbidden` for any other secret."""
-        if secret is not None:
+        if secret is not None and well_formed(secret):
             digest = secret_hash(secret)
             if secrets.compare_digest(digest, self.spectator_hash):
                 return None
@@ -122,6 +154,7 @@ class Live:
                 if secrets.compare_digest(digest, h):
                     return pid
         raise Forbidden("the secret opens no seat of this game (use your seat's invite link)")
+
 
     def undo_position(self, pid: int) -> int:
         """The position in ``game.actions`` of seat ``pid``'s last standing action, which
@@ -180,16 +213,20 @@ class GameStore:
     chess clocks).  ``cache`` bounds the games kept live in memory.  All methods are
     thread-safe; the actions of one game are serialised by a per-game lock, and two
     processes sharing a database exclude each other through the guarded
-    ``n_actions`` update (the loser gets :class:`Stale`).
+    ``n_actions`` update (the loser gets :class:`Stale`).  ``admit(game_id, player_id)``
+    runs before a seat's action or undo is looked at (the rate limit: it raises
+    :class:`TooMany`).
     """
 
     def __init__(self, engine: Engine, *, cache: int = 256,
                  on_change: Callable[[str, int], None] | None = None,
-                 now: Callable[[], int] = _now) -> None:
+                 now: Callable[[], int] = _now,
+                 admit: Callable[[str, int], None] | None = None) -> None:
         self.engine = engine
         self.now = now
         self.cache_size = cache
         self.on_change = on_change
+        self.admit = admit
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -197,7 +234,9 @@ class GameStore:
     # -- locking and loading -------------------------------------------------------------
     @contextmanager
     def locked(self, game_id: str) -> Iterator[Live]:
-        """The live game ``game_id`` with its lock held (raises :class:`NotFound`)."""
+        """The live game ``game_id`` with its lock held (raises :class:`NotFound`, for an
+        id of the wrong shape before the database is read)."""
+        check_game_id(game_id)
         with self._guard:
             lock = self._locks.setdefault(game_id, threading.RLock())
         with lock:
@@ -374,13 +413,15 @@ class GameStore:
         """
         with self.locked(game_id) as live:
             pid = self._acting_seat(live, secret, last_action_id)
-            game = live.game
-            if game.is_terminal:
-                raise Refused("the game is over")
-            action = self._parse(live, record)
-            self._check_turn(live, pid, action)
-            self._apply(live, action, pid)
+            self._act_as(live, pid, record)
             return live
+
+    def _act_as(self, live: Live, pid: int, record: Any) -> None:
+        if live.game.is_terminal:
+            raise Refused("the game is over")
+        action = self._parse(live, record)
+        self._check_turn(live, pid, action)
+        self._apply(live, action, pid)
 
     def run_stops(self, game_id: str, secret: str | None, entity: str,
                   routes: Sequence[Mapping[str, Any]], last_action_id: int) -> Live:
@@ -389,22 +430,24 @@ class GameStore:
         for the seat ``secret`` opens.  Raises as :meth:`act` does; :class:`Refused` with
         the engine's message when the stops make no run the rules accept."""
         with self.locked(game_id) as live:
-            if live.seat_of(secret) is None:
-                raise Forbidden("the spectator link watches: it acts for nobody")
-            self._check_fresh(live, last_action_id)
+            pid = self._acting_seat(live, secret, last_action_id)
             try:
                 record = run_from_stops(live.game, entity, routes)
             except GameError as exc:
                 raise Refused(str(exc)) from None
-            return self.act(game_id, secret, record, last_action_id)
+            self._act_as(live, pid, record)
+            return live
 
     def _acting_seat(self, live: Live, secret: str | None, last_action_id: int) -> int:
         """The seat (player id) ``secret`` opens, if the position is still
-        ``last_action_id``.  Raises :class:`Forbidden` (the spectator link, or no seat's
-        secret) and :class:`Stale`."""
+        ``last_action_id`` and the seat's rate allows (``admit``).  Raises
+        :class:`Forbidden` (the spectator link, or no seat's secret), :class:`TooMany`
+        and :class:`Stale`."""
         pid = live.seat_of(secret)
         if pid is None:
             raise Forbidden("the spectator link watches: it acts for nobody")
+        if self.admit is not None:
+            self.admit(live.id, pid)
         self._check_fresh(live, last_action_id)
         return pid
 
