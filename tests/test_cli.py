@@ -132,15 +132,17 @@ def test_summary_leaves_out_runs_undone_later() -> None:
 
 
 @needs_shared
-def test_readme_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's Python block, run as written from the project root."""
+@pytest.mark.parametrize("page", ["README.md", "docs/python-api.md"])
+def test_readme_python_example_runs(page: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first Python block of the README and of the API page, run as written from the
+    project root."""
     root = Path(__file__).resolve().parents[1]
-    text = (root / "README.md").read_text()
+    text = (root / page).read_text()
     start = text.index("```python\n") + len("```python\n")
     code = text[start : text.index("```", start)]
     monkeypatch.chdir(root)
     namespace: dict[str, object] = {}
-    exec(compile(code, "README.md", "exec"), namespace)
+    exec(compile(code, page, "exec"), namespace)
     assert namespace["best"].revenue == 760  # type: ignore[attr-defined]
 
 

@@ -247,9 +247,9 @@ def test_buy_train_of_a_type_the_title_does_not_have() -> None:
         '(2, 3, 4, 5, 6, 8), found "9"')
 
 
-def test_readme_error_example_is_what_the_command_prints() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    shown = next(line.strip() for line in readme.splitlines()
+def test_documented_error_example_is_what_the_command_prints() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    shown = next(line.strip() for line in doc.splitlines()
                  if line.strip().startswith("error: action 32 (lay_tile)"))
     assert "error: " + one_error(set_field(LAY_TILE, "rotation", 99)) == shown
 

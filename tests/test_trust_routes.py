@@ -211,9 +211,9 @@ def test_cli_refuses_the_run_and_trusts_it_with_the_option(tmp_path: Path) -> No
         "  action 145: RhE train 3-0 recorded 80M, the rules reject its route: train 3-0: "
         "a route may not start or end at a town (J3-0) [route.town_end]; run applied at "
         "its recorded 130M (leniency route)")
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text().splitlines()
-    shown = readme.index("    " + lines[at])  # the README's example is this output
-    assert readme[shown + 1] == "    " + lines[at + 1]
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text().splitlines()
+    shown = doc.index("    " + lines[at])  # the example in docs/cli.md is this output
+    assert doc[shown + 1] == "    " + lines[at + 1]
 
     code, out, _ = run_cli("replay", str(path), "--trust-routes", "--json")
     assert code == 0

@@ -1,7 +1,7 @@
 """The public API in one place: start a game, replay an export, list legal actions.
 
 ``from rhineland import Game, new_game, load_export, replay, to_export, best_routes,
-GameError`` gives everything a bot or a script needs; see the README.
+GameError`` gives everything a bot or a script needs; see docs/python-api.md.
 """
 
 from __future__ import annotations
