@@ -14,7 +14,8 @@ acting seat's legal actions, pick one at random (an amount drawn in its range, a
 the offered best routes), post it with the last action id seen.  Every 200 answer is an
 acknowledged action (its id is recorded).  After ``--kill-after`` acknowledged actions
 the server gets SIGKILL and is started again on the same database; the players retry
-(a 409 tells them an action they were not sure of was stored).  Play stops when every
+(a 409 tells them an action they were not sure of was stored; a 429, the seat's action
+rate, makes them wait the Retry-After and post again).  Play stops when every
 game ended, each played ``--max-actions``, or ``--seconds`` passed.
 
 With ``--server-bots`` every seat is a bot of the server (random): the script only
@@ -156,6 +157,9 @@ async def play(client: httpx.AsyncClient, gid: str, secrets: dict[int, str], run
                 run.acked[gid].append(r.json()["last_action_id"])
             else:
                 run.refused[r.status_code] = run.refused.get(r.status_code, 0) + 1
+                if r.status_code == 429:  # the seat's action rate: wait as told, retry
+                    await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                    continue
                 if r.status_code not in (409,):
                     run.errors.append(f"{gid}: {r.status_code} {r.text[:200]}")
                     return

@@ -24,6 +24,7 @@ from rhineland.engine.actions import (
     LayTile,
     Pass,
     PlaceToken,
+    RunRoutes,
     SellCompany,
     SellShares,
     SpecialBuy,
@@ -546,3 +547,38 @@ def test_a_merger_tie_goes_to_the_first_merging_owner_before_other_holders() -> 
     assert [hgk.percent_of(p) for p in (1, 2, 3, 4)] == [30, 30, 10, 20]
     assert [(c.id, c.owner) for c in hgk.certificates[:3]] == [
         ("HGK_0", 2), ("HGK_1", 3), ("HGK_2", 4)]
+
+
+def test_a_company_keeps_its_route_once_found() -> None:
+    """18Rhl, seed 3088 (even), OR 15.1, #700: DEE (its one token in Düsseldorf's
+    second city on X922, a 4-train, 50M) upgrades F9 to 927 for 50M.  The narrow link
+    between X922's two cities was its only route (#666: an empty run); on 927 no track
+    leaves the city.  18xx.games keeps a route once found: DEE is still to run (step
+    Route; its interface offers run_routes to DEE, not ADR) and its empty run is 0M,
+    the price staying at 50M in the market's first column; then ADR runs."""
+    game = position("18Rhl_even3088_before701_route_kept")
+    dee = game.corporation("DEE")
+    assert game.state.board.tile_at("F9").tile.name == "927"
+    assert not game.title.route_connected(game, dee)
+    assert dee.had_route and game.title.has_route(game, dee)
+    assert game.round.current_entity(game) is dee
+    assert game.round.step_name(game) == "route"
+    assert {(a.type, a.entity) for a in game.legal_actions()} == {("run_routes", "DEE")}
+    game.process(RunRoutes(entity="DEE", entity_type="corporation", routes=()))
+    assert (dee.cash, dee.share_price.price if dee.share_price else None) == (0, 50)
+    assert game.round.current_entity(game).sym == "ADR"
+    assert game.round.step_name(game) == "route"
+
+
+def test_a_token_is_offered_in_a_slot_after_the_reserved_ones() -> None:
+    """18Rhl, seed 3117 (random), #636: CCE tokens Düsseldorf (F9, tile 927, 3 slots).
+    DEE's home reservation came along from the preprinted city through X922, and CME's
+    token (#311) lies behind it: 18xx.games has slot 0 reserved, CME in slot 1, slot 2
+    open, and its interface offers slots 0 and 2.  Ours offers slot 2 (the one after
+    the reservations and tokens), never CME's slot 1."""
+    game = position("18Rhl_random3117_before636_reserved_slot")
+    assert game.state.board.tile_at("F9").tile.name == "927"
+    assert game.title.board_rules.reservations(game.state.board, "F9", 0) == ("DEE",)
+    offers = {(a.city, a.slot) for a in game.legal_actions() if isinstance(a, PlaceToken)}
+    assert ("927-0-0", 2) in offers
+    assert not {o for o in offers if o[0] == "927-0-0"} - {("927-0-0", 0), ("927-0-0", 2)}

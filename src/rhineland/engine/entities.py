@@ -118,6 +118,9 @@ class Corporation:
     tokens_used: int = 0
     can_buy_shares: bool = True
     count_offset: dict[Holder, int] = field(default_factory=dict)
+    had_route: bool = False
+    """Whether a route was found for it once (kept: see
+    :meth:`~rhineland.engine.rules_operating.OperatingRules.has_route`)."""
 
     sym: str = field(init=False, repr=False, compare=False)
     """The corporation's symbol (from its spec), kept as a plain attribute."""
@@ -191,6 +194,9 @@ class Minor:
     closed: bool = False
     trains: list[Train] = field(default_factory=list)
     tokens: list[tuple[str, int]] = field(default_factory=list)
+    had_route: bool = False
+    """Whether a route was found for it once (kept: see
+    :meth:`~rhineland.engine.rules_operating.OperatingRules.has_route`)."""
 
     sym: str = field(init=False, repr=False, compare=False)
     """The minor's symbol (from its spec), kept as a plain attribute."""

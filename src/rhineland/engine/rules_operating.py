@@ -407,8 +407,25 @@ class OperatingRules:
         return []
 
     def has_route(self, game: Game, entity: Any) -> bool:
+        """Whether ``entity`` counts as having a route: the run-routes step is offered
+        and, without a train, it must buy one.
+
+        18xx.games keeps a company's route once it has found one (its route cache is
+        never cleared for it), so a company whose track was cut (an upgrade that joins
+        two cities of a hex, a city filled by other tokens) still runs (an empty run
+        is 0M) and must own a train.  The route is noted at the start of each of its
+        turns and before each of its actions (:meth:`note_route`).
+        """
+        return entity.had_route or self.route_connected(game, entity)
+
+    def note_route(self, game: Game, entity: Any) -> None:
+        """Keep ``entity``'s route once it has one (:meth:`has_route`)."""
+        if not entity.had_route and self.route_connected(game, entity):
+            entity.had_route = True
+
+    def route_connected(self, game: Game, entity: Any) -> bool:
         """Whether track leads from one of ``entity``'s token cities to another revenue
-        location (a route could be run)."""
+        location now (a route could be run)."""
         graph = track_graph(game.board)
         for hex_id, city_index in entity.tokens:
             for node in graph.by_hex.get(hex_id, []):

@@ -173,10 +173,14 @@ def _play_web(title: str, seed: int, n: int, opts: Sequence[str], rng: random.Ra
 
     from rhineland.io.export import game_from_export, parse_export
     from rhineland.web.app import create_app
+    from rhineland.web.limits import Limits
 
+    # One client plays every seat as fast as it can: the per-seat action rate is a
+    # guard against people, not the harness.
+    unthrottled = Limits(action_burst=1 << 30)
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(f"sqlite:///{tmp}/web.sqlite3", inline_bots=True,
-                         resume_bots=False, now=lambda: 1_800_000_000)
+                         resume_bots=False, now=lambda: 1_800_000_000, limits=unthrottled)
         with TestClient(app) as client:
             made = client.post("/api/games", json={
                 "title": title, "players": [f"P{i + 1}" for i in range(n)], "seed": seed,

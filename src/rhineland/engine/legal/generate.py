@@ -280,12 +280,30 @@ def lay_action(game: Game, entity: Any, lay: Lay) -> LayTile:
 
 
 def token_action(game: Game, entity: Any, spot: TokenSpot) -> PlaceToken:
-    """The ``place_token`` action of one legal token spot (city ``<tile id>-<part>``)."""
+    """The ``place_token`` action of one legal token spot (city ``<tile id>-<part>``)
+    with a slot free of tokens (:func:`free_slot`)."""
     placed = game.board.tile_at(spot.hex)
-    part = placed.tile.cities[spot.city].part
-    slot = len(game.board.tokens_in(spot.hex, spot.city))
+    node = placed.tile.cities[spot.city]
+    reserved = game.title.board_rules.reservations(game.board, spot.hex, spot.city)
+    slot = free_slot(node.slots, len(game.board.tokens_in(spot.hex, spot.city)), reserved,
+                     entity.sym)
     return trusted(PlaceToken, entity=entity.sym, entity_type=entity_type(entity),
-                      city=f"{placed.tile_id}-{part}", slot=slot)
+                      city=f"{placed.tile_id}-{node.part}", slot=slot)
+
+
+def free_slot(slots: int, tokens: int, reserved: tuple[str, ...], sym: str) -> int:
+    """The slot a token is offered in: one no token fills as 18xx.games lays them out.
+
+    There a city's open reservations hold the first slots and the tokens the next ones
+    in the order they came (an upgrade lays them out again the same way), and its
+    interface offers every slot without a token (the engine then puts the token in the
+    holder's reserved slot or the first open one).  So the slot after the reservations
+    and tokens, or, in a city full but for reservations, the holder's own.
+    """
+    taken = len(reserved) + tokens
+    if taken < slots:
+        return taken
+    return reserved.index(sym) if sym in reserved else tokens
 
 
 def train_candidates(game: Game, entity: Any,

@@ -129,6 +129,7 @@ class OperatingRound(Round):
             self.turn_state = TurnState()
             self.interrupt = None
             game.title.start_operating_turn(game, self, entity)
+            game.title.note_route(game, entity)
             self.step = None
             if self._advance(game, entity, None):
                 return
@@ -237,6 +238,8 @@ class OperatingRound(Round):
 
     def _process(self, game: Game, action: Action) -> None:
         step, entity, open_step = self.route(game, action)
+        if self.index < len(self.order):
+            game.title.note_route(game, game.title.operator(game, self.order[self.index]))
         step.process(game, self, entity, action)
         if open_step and step.resumes:
             self.resume(game, entity)
