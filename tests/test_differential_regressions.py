@@ -582,3 +582,41 @@ def test_a_token_is_offered_in_a_slot_after_the_reserved_ones() -> None:
     offers = {(a.city, a.slot) for a in game.legal_actions() if isinstance(a, PlaceToken)}
     assert ("927-0-0", 2) in offers
     assert not {o for o in offers if o[0] == "927-0-0"} - {("927-0-0", 0), ("927-0-0", 2)}
+
+
+def test_fdsd_is_exchanged_for_the_rag_shares_longest_in_the_market() -> None:
+    """1893, seed 5011 (web), SR 2, #81: P2 exchanges FdSD for 20% of RAG.  The market
+    holds RAG_6, RAG_7, RAG_8 (there since the par) and RAG_3 (P4's sale at #79);
+    18xx.games takes the first two to arrive, RAG_6 and RAG_7, whichever share the
+    action names.  P2 (RAG_4 bought at #77) then holds 30% against P4's president's
+    certificate and becomes president, handing P4 its oldest two: RAG_4 and RAG_6.
+    Its state: P2 RAG_0 and RAG_7, P4 RAG_4 and RAG_6, the market RAG_3 and RAG_8."""
+    game = position("1893_web5011_before81_fdsd_first_market_shares", prefix=EARLIER_EVA)
+    game.process(BuyShares(entity="FdSD", entity_type="company", shares=("RAG_3",),
+                           percent=10))
+    rag = game.corporation("RAG")
+    owners = {c.id: c.owner for c in rag.certificates}
+    assert rag.president == 2
+    assert [k for k, v in owners.items() if v == 2] == ["RAG_0", "RAG_7"]
+    assert [k for k, v in owners.items() if v == 4] == ["RAG_4", "RAG_6"]
+    assert [k for k, v in owners.items() if v == "market"] == ["RAG_3", "RAG_8"]
+
+
+def test_once_the_bank_sells_no_train_nobody_must_buy_one() -> None:
+    """1893, seed 5059 (web), #1018: DE (452M, no train, a route) is to buy trains;
+    every train is sold (the depot and the open market are empty).  18xx.games then
+    obliges nobody, so DE's president adds nothing: DE may pass or buy another
+    company's train for up to its 452M ("DE has 452 and cannot spend 499")."""
+    game = position("1893_web5059_before1018_no_train_left_to_sell", prefix=EARLIER_EVA)
+    de = game.corporation("DE")
+    assert (de.cash, de.trains) == (452, [])
+    assert not game.title.available_depot_trains(game)
+    assert not game.title.must_buy_train(game, de)
+    assert train_offers(game) == {(t, (1, 452), None)
+                                  for t in ("5-0", "5-1", "6-0", "6-1", "8+x-0", "8+x-1")}
+    assert "Pass" in {type(a).__name__ for a in game.legal_actions()}
+    error = refused(game, BuyTrain(entity="DE", entity_type="corporation", train="8+x-1",
+                                   price=499))
+    assert error.rule == "train.cash"
+    game.process(BuyTrain(entity="DE", entity_type="corporation", train="8+x-1", price=452))
+    assert (de.cash, [t.id for t in de.trains]) == (0, ["8+x-1"])

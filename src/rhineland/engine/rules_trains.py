@@ -65,9 +65,12 @@ class TrainRules:
         return isinstance(seller, Corporation) and not seller.closed
 
     def must_buy_train(self, game: Game, entity: Any) -> bool:
-        """Whether ``entity`` must buy a train: it has none and has a route.  Title
-        hook; 1893 never obliges minors."""
-        return not entity.trains and self.has_route(game, entity)
+        """Whether ``entity`` must buy a train: it has none, the bank still sells one
+        (depot or open market; once every train is sold nobody must, so no president
+        adds money and a company pays another's train from its treasury alone, as
+        18xx.games has it) and it has a route.  Title hook; 1893 never obliges minors."""
+        return (not entity.trains and bool(self.available_depot_trains(game))
+                and self.has_route(game, entity))
 
     def bankruptcy_extra_means(self, game: Game, entity: Any, player: Any) -> int:
         """M that count toward the means of ``entity`` and its president ``player`` in

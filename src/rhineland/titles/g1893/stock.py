@@ -315,8 +315,9 @@ class CologneStock(Title):
     def check_fdsd_exchange(self, game: Game, rnd: StockRound,
                             action: BuyShares) -> tuple[Player, list[Certificate]]:
         """The checks of :meth:`fdsd_exchange`, before anything changes: FdSD's owner and
-        the RAG certificates they take.  Raises ``GameError`` (``"fdsd.exchange"``,
-        ``"turn.order"``)."""
+        the RAG certificates they take: the two that came to the market first (as
+        18xx.games takes them, whichever share the action names).  Raises ``GameError``
+        (``"fdsd.exchange"``, ``"turn.order"``)."""
         fdsd = game.private("FdSD")
         if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
             raise GameError("only FdSD can be exchanged for RAG shares", "fdsd.exchange")
@@ -327,7 +328,7 @@ class CologneStock(Title):
         in_market = [c for c in rag.certs_of(MARKET) if not c.president]
         if not rag.ipoed or not in_market:
             raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
-        return player, sorted(in_market, key=lambda c: c.index)[:2]
+        return player, sorted(in_market, key=lambda c: (c.percent, c.pool_seq))[:2]
 
     def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:
         """FdSD is exchanged for RAG shares from the market (20% if two are left).
