@@ -620,3 +620,26 @@ def test_once_the_bank_sells_no_train_nobody_must_buy_one() -> None:
     assert error.rule == "train.cash"
     game.process(BuyTrain(entity="DE", entity_type="corporation", train="8+x-1", price=452))
     assert (de.cash, [t.id for t in de.trains]) == (0, ["8+x-1"])
+
+
+def test_the_moers_gray_tile_is_checked_for_new_track_like_any_upgrade() -> None:
+    """18Rhl with the promotion tiles, seed 5049 (random), OR 20.1, #729: CCE (tokens
+    on E6, I10, E8; none on Moers) may not upgrade D7's brown 947 (30M, full with KEG
+    and ADR) to the gray 950: the city keeps its 30M and 950's new town (edge 0 at
+    rotation 2, edge 3 at 5) is not on CCE's network ("Must use new track or change
+    city value").  Only 929 -> 949 and the four-spoke tiles go unchecked.  The reference
+    lists the same 12 lays; KEG, with a token in the city, may lay 950 (#659)."""
+    game = position("18Rhl_random5049_before729_moers_gray_track")
+    lays = {(a.hex, a.tile, a.rotation) for a in game.legal_actions() if isinstance(a, LayTile)}
+    assert lays == {
+        ("B9", "15-1", 4), ("C12", "938-0", 2), ("C12", "938-0", 4), ("C12", "941-0", 2),
+        ("C12", "942-0", 5), ("D3", "31-0", 4), ("E10", "1911-0", 0), ("E6", "216-1", 0),
+        ("E6", "216-1", 4), ("J3", "87-0", 3), ("J5", "24-1", 4), ("K6", "15-1", 1)}
+    with pytest.raises(GameError) as info:
+        game.process(LayTile(entity="CCE", entity_type="corporation", hex="D7",
+                             tile="950-0", rotation=2))
+    assert info.value.rule == "track.restriction"
+    assert game.state.board.tile_at("D7").tile.name == "947"
+    keg = position("18Rhl_random5049_before729_moers_gray_track", until=658)
+    assert {(a.hex, a.rotation) for a in keg.legal_actions()
+            if isinstance(a, LayTile) and a.tile == "950-0"} == {("D7", 2), ("D7", 5)}

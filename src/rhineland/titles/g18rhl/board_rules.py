@@ -52,8 +52,6 @@ KEO = "KEO"
 SZL = "Szl"
 TJT = "Tjt"
 ATB = "ATB"
-PROMOTION_TILES = ("949", "950", "Essen")
-"""The promotion tiles option's gray tiles with a town beside the city (D9, D7, D13)."""
 METROPOLIS_BROWN = {"F9": "927", "I10": "928", "D9": "929"}
 GREEN_TO_BROWN_MANIFEST = {
     "X921": "927", "X922": "927", "X923": "928", "X924": "928", "X925": "929", "X926": "929",
@@ -231,13 +229,15 @@ class RhlBoardRules(BoardRules):
         return 0 if hex_id in self.metropolis else None
 
     def skip_track_restriction(self, old: Tile, new: Tile) -> bool:
-        """Upgrades to 87/88/204 and to the promotion tiles (949, 950, Essen) are named
-        outright by the reference's upgrade rule, so their track is not checked: the
-        promotion tiles route one old city edge through their new town (generated2
-        g403 #779: 929 -> 949 on D9, edge 4 now reaches the city by the town)."""
+        """Upgrades to 87/88/204, and with the promotion tiles 929 -> 949, are named
+        outright by the reference's upgrade rule, so their track is not checked: 949
+        routes one old city edge through its new town (generated2 g403 #779: 929 -> 949
+        on D9, edge 4 now reaches the city by the town).  The other promotion tiles are
+        checked as any upgrade: 947 -> 950 on Moers keeps the city's 30M, so its new
+        town must be on the company's network (differential 18Rhl-random-5049 #729)."""
         if new.name in ("87", "88", "204"):
             return True
-        return self.promotion and new.name in PROMOTION_TILES
+        return self.promotion and old.name == "929" and new.name == "949"
 
     # -- private companies -----------------------------------------------------------
     def special_abilities(self, ctx: LayContext) -> list[SpecialAbility]:
