@@ -21,6 +21,7 @@ from rhineland.engine.actions import (
     BuyCompany,
     BuyShares,
     BuyTrain,
+    DestinationConnection,
     LayTile,
     Pass,
     PlaceToken,
@@ -33,7 +34,7 @@ from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange
 from rhineland.engine.leniency import REPLAY_LENIENCIES
 from rhineland.errors import GameError
-from rhineland.io.export import load_export, replay
+from rhineland.io.export import load_export, parse_export, replay, to_export
 
 DATA = Path(__file__).parent / "data" / "differential"
 
@@ -643,3 +644,31 @@ def test_the_moers_gray_tile_is_checked_for_new_track_like_any_upgrade() -> None
     keg = position("18Rhl_random5049_before729_moers_gray_track", until=658)
     assert {(a.hex, a.rotation) for a in keg.legal_actions()
             if isinstance(a, LayTile) and a.tile == "950-0"} == {("D7", 2), ("D7", 5)}
+
+
+def test_the_action_that_ends_the_game_carries_the_rhe_link_check() -> None:
+    """18Rhl, seed 5018 (bots), OR 52.1, #622: the bank broke at #616; RhE, the last to
+    operate, passes its track step.  18xx.games writes the RhE link check into that
+    pass's ``auto_actions`` and ends the game only once it has run (without it the
+    game waits at the check, unfinished): the export carries it, the game is over by
+    the bank (-95M) with RhE at 50M, values 5845, 111, 3275, and the export loads again
+    (the recorded check is compared even though the pass ended the game)."""
+    game = position("18Rhl_bots5018_before622_link_check_at_the_end")
+    game.process(Pass(entity="RhE", entity_type="corporation"))
+    assert game.actions[-1].auto_actions == (
+        DestinationConnection(entity="RhE", entity_type="corporation", corporations=()),)
+    assert (game.state.finished, game.state.game_end_reason) == (True, "bank")
+    assert game.state.bank.cash == -95
+    rhe = game.corporation("RhE")
+    assert rhe.share_price is not None and rhe.share_price.price == 50
+    export = to_export(game)
+    assert export["actions"][-1]["auto_actions"] == [{
+        "type": "destination_connection", "entity": "RhE", "entity_type": "corporation",
+        "corporations": []}]
+    assert export["result"] == {"1": 5845, "2": 111, "3": 3275}
+    again = replay(parse_export(export))
+    assert again.state.finished and len(again.actions) == 622
+    with pytest.raises(GameError) as info:
+        again.process(DestinationConnection(entity="RhE", entity_type="corporation",
+                                            corporations=()))
+    assert info.value.rule == "game.finished"

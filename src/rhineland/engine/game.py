@@ -499,7 +499,7 @@ class Game:
         try:
             self._apply(action)
             for auto in action.auto_actions:
-                self._apply(auto)
+                self._apply_auto(auto)
         except Exception:
             if snapshot is not None:
                 self.restore(snapshot)
@@ -507,7 +507,7 @@ class Game:
             raise
         finally:
             self._autos = None
-        if autos and not action.auto_actions and not self.state.finished:
+        if autos and not action.auto_actions:
             action = with_auto_actions(action, tuple(autos))
         if snapshot is not None and keep:
             self._undo_stack.append((snapshot, action))
@@ -517,8 +517,9 @@ class Game:
         """Note an automatic action the reference engine writes into the ``auto_actions``
         of the action being processed (18Rhl's RhE link check, ``destination_connection``),
         so that the export carries it and 18xx.games loads the game.  Its effect is the
-        caller's to apply; outside :meth:`process`, or when the action ends the game (the
-        reference makes no automatic action then), nothing is noted."""
+        caller's to apply; outside :meth:`process` nothing is noted.  An action that ends
+        the game carries it too (18Rhl: the link check of the last operating turn after
+        the bank broke; the reference ends the game only once it has run)."""
         if self._autos is not None:
             self._autos.append(action)
 
@@ -563,6 +564,15 @@ class Game:
         """``GameError`` (``"game.finished"``) once the game is over."""
         if self.state.finished:
             raise GameError(f"the game is over; {action.type} is not possible", "game.finished")
+
+    def _apply_auto(self, auto: Action) -> None:
+        """An automatic action recorded with the action just applied.  A link check
+        (``destination_connection``) is the check our rules made inside that action, so
+        it is compared with theirs even when that action ended the game."""
+        if isinstance(auto, DestinationConnection):
+            self.title.check_destination_connection(self, auto)
+            return
+        self._apply(auto)
 
     def _apply(self, action: Action) -> None:
         self._check_open(action)
