@@ -593,6 +593,11 @@ def test_fdsd_is_exchanged_for_the_rag_shares_longest_in_the_market() -> None:
     certificate and becomes president, handing P4 its oldest two: RAG_4 and RAG_6.
     Its state: P2 RAG_0 and RAG_7, P4 RAG_4 and RAG_6, the market RAG_3 and RAG_8."""
     game = position("1893_web5011_before81_fdsd_first_market_shares", prefix=EARLIER_EVA)
+    with pytest.raises(GameError) as info:  # P1's share, not one in the market
+        game.process(BuyShares(entity="FdSD", entity_type="company", shares=("RAG_1",),
+                               percent=10))
+    assert info.value.rule == "fdsd.exchange"
+    assert game.private("FdSD").owner == 2
     game.process(BuyShares(entity="FdSD", entity_type="company", shares=("RAG_3",),
                            percent=10))
     rag = game.corporation("RAG")
@@ -672,3 +677,24 @@ def test_the_action_that_ends_the_game_carries_the_rhe_link_check() -> None:
         again.process(DestinationConnection(entity="RhE", entity_type="corporation",
                                             corporations=()))
     assert info.value.rule == "game.finished"
+
+
+def test_a_route_is_noted_where_the_reference_walks_the_network() -> None:
+    """The same position one action earlier (#699 done, DEE to lay track), as if DEE's
+    route had not been noted yet.  A lay on a Rhine metropolis has no rotation check,
+    so 18xx.games walks DEE's network only after it, on 927, and finds no route: DEE's
+    turn ends, ADR runs next.  Any other lay walks it before (the rotation check),
+    through X922's narrow link, and keeps the route."""
+    game = position("18Rhl_even3088_before701_route_kept", until=699)
+    dee = game.corporation("DEE")
+    dee.had_route = False
+    game.process(LayTile(entity="DEE", entity_type="corporation", hex="F9", tile="927-0",
+                         rotation=0))
+    assert not dee.had_route
+    assert game.round.current_entity(game).sym == "ADR"
+    other = position("18Rhl_even3088_before701_route_kept", until=699)
+    other_dee = other.corporation("DEE")
+    other_dee.had_route = False
+    other.process(LayTile(entity="DEE", entity_type="corporation", hex="G8", tile="18-0",
+                          rotation=0))
+    assert other_dee.had_route

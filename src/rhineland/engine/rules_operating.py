@@ -231,10 +231,17 @@ class OperatingRules:
                 f"{entity.sym} has {entity.cash}M, laying {name} on {action.hex} costs {cost}M",
                 "track.cash",
             )
-        seats = legality.remap_tokens(game.board, action.hex, game.data.tiles[name],
-                                      action.rotation)
+        new_tile = game.data.tiles[name]
+        own_lay = not isinstance(actor, Private)
+        if own_lay and self.board_rules.fixed_rotation(
+                self.lay_context(game, rnd, entity), action.hex, new_tile) is None:
+            self.note_route(game, entity)  # the rotation check walks the network
+        old_tile = game.board.tile_at(action.hex).tile
+        seats = legality.remap_tokens(game.board, action.hex, new_tile, action.rotation)
         game.board.place_tile(action.hex, action.tile, action.rotation)
         self.reseat_tokens(game, action.hex, seats)
+        if own_lay and not self.board_rules.skip_track_restriction(old_tile, new_tile):
+            self.note_route(game, entity)  # so does the new-track check, on the new tile
         if cost:
             game.pay(entity, game.bank, cost)
         game.add_log(f"{entity.sym} lays tile {name} on {action.hex} (rotation "
@@ -270,10 +277,18 @@ class OperatingRules:
 
     # -- tokens ------------------------------------------------------------------------
     def can_place_token(self, game: Game, entity: Any) -> bool:
-        """Whether any city takes ``entity``'s next token now."""
+        """Whether any city takes ``entity``'s next token now (asked as the token step
+        is reached).  18xx.games walks the whole network for it when it can pay for a
+        token and no city takes one, and then notes the company's route
+        (:meth:`note_route`)."""
         if isinstance(entity, Corporation) and entity.tokens_left == 0:
             return False
-        return bool(legality.legal_tokens(self.lay_context(game, None, entity)))
+        ctx = self.lay_context(game, None, entity)
+        spots = legality.legal_tokens(ctx)
+        if (not spots and ctx.next_token_price is not None
+                and ctx.next_token_price <= ctx.cash):
+            self.note_route(game, entity)
+        return bool(spots)
 
     def place_token(self, game: Game, rnd: OperatingRound, entity: Any,
                     action: PlaceToken) -> None:
@@ -285,6 +300,7 @@ class OperatingRules:
             raise GameError(
                 f"{entity.sym} has {entity.cash}M, the token costs {price}M", "token.cash"
             )
+        self.note_route(game, entity)  # the connection check walks the network
         game.board.add_token(hex_id, city_index, entity.sym)
         entity.tokens.append((hex_id, city_index))
         entity.tokens_used += 1
@@ -412,9 +428,11 @@ class OperatingRules:
 
         18xx.games keeps a company's route once it has found one (its route cache is
         never cleared for it), so a company whose track was cut (an upgrade that joins
-        two cities of a hex, a city filled by other tokens) still runs (an empty run
-        is 0M) and must own a train.  The route is noted at the start of each of its
-        turns and before each of its actions (:meth:`note_route`).
+        two cities of a hex into one) still runs (an empty run is 0M) and must own a
+        train.  The route is noted (:meth:`note_route`) where 18xx.games walks the
+        company's network: on reaching the run-routes step with trains and the
+        buy-trains step without one, around its own tile lays, before its token and
+        when its token step finds no city.
         """
         return entity.had_route or self.route_connected(game, entity)
 

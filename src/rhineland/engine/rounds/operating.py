@@ -129,7 +129,6 @@ class OperatingRound(Round):
             self.turn_state = TurnState()
             self.interrupt = None
             game.title.start_operating_turn(game, self, entity)
-            game.title.note_route(game, entity)
             self.step = None
             if self._advance(game, entity, None):
                 return
@@ -161,6 +160,7 @@ class OperatingRound(Round):
         names = [s.name for s in steps]
         start = 0 if after is None else names.index(after) + 1
         for step in steps[start:]:
+            step.reached(game, self, entity)
             if step.applicable(game, self, entity):
                 self.step = step.name
                 return True
@@ -184,6 +184,7 @@ class OperatingRound(Round):
         """Continue the current step after an interruption, if it still applies."""
         step = self.current_step(game, entity)
         assert step is not None
+        step.reached(game, self, entity)
         if step.applicable(game, self, entity):
             return
         self.next_step(game, entity)
@@ -238,8 +239,6 @@ class OperatingRound(Round):
 
     def _process(self, game: Game, action: Action) -> None:
         step, entity, open_step = self.route(game, action)
-        if self.index < len(self.order):
-            game.title.note_route(game, game.title.operator(game, self.order[self.index]))
         step.process(game, self, entity, action)
         if open_step and step.resumes:
             self.resume(game, entity)

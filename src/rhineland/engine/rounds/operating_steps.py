@@ -78,6 +78,11 @@ class OperatingStep(Step):
         """Whether the step has a decision for ``entity`` now (else it is skipped)."""
         return True
 
+    def reached(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """What 18xx.games works out about ``entity`` on reaching the step, before it
+        asks whether the step applies (default: nothing; the route steps note the
+        company's route, :meth:`OperatingRules.note_route`)."""
+
     def skip(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
         """What a skipped step does (default: nothing)."""
 
@@ -193,6 +198,11 @@ class RouteStep(OperatingStep):
 
     name: ClassVar[str] = "route"
 
+    def reached(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """With trains, 18xx.games looks for a route here (and keeps one it finds)."""
+        if entity.trains:
+            game.title.note_route(game, entity)
+
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """Trains and a route to run."""
         return bool(entity.trains) and game.title.has_route(game, entity)
@@ -272,6 +282,12 @@ class BuyTrainStep(OperatingStep):
 
     name: ClassVar[str] = "buy_train"
     CHECKED: ClassVar[frozenset[str]] = frozenset({Pass.TYPE, BuyTrain.TYPE, SellShares.TYPE})
+
+    def reached(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
+        """Without a train and with one for sale, 18xx.games asks whether the company
+        must buy, which looks for its route (and keeps one it finds)."""
+        if not entity.trains and game.title.available_depot_trains(game):
+            game.title.note_route(game, entity)
 
     def applicable(self, game: Game, rnd: OperatingRound, entity: Any) -> bool:
         """A train could be bought (:meth:`TrainRules.can_buy_train`)."""

@@ -316,7 +316,7 @@ class CologneStock(Title):
                             action: BuyShares) -> tuple[Player, list[Certificate]]:
         """The checks of :meth:`fdsd_exchange`, before anything changes: FdSD's owner and
         the RAG certificates they take: the two that came to the market first (as
-        18xx.games takes them, whichever share the action names).  Raises ``GameError``
+        18xx.games takes them, whichever market share the action names).  Raises ``GameError``
         (``"fdsd.exchange"``, ``"turn.order"``)."""
         fdsd = game.private("FdSD")
         if action.entity != "FdSD" or fdsd.closed or not isinstance(fdsd.owner, int):
@@ -328,6 +328,11 @@ class CologneStock(Title):
         in_market = [c for c in rag.certs_of(MARKET) if not c.president]
         if not rag.ipoed or not in_market:
             raise GameError("no RAG share in the market to exchange for", "fdsd.exchange")
+        market_ids = {c.id for c in in_market}
+        if not action.shares or not set(action.shares) <= market_ids:
+            raise GameError(f"FdSD is exchanged for RAG shares in the market "
+                            f"({', '.join(sorted(market_ids))}), not {list(action.shares)}",
+                            "fdsd.exchange")
         return player, sorted(in_market, key=lambda c: (c.percent, c.pool_seq))[:2]
 
     def fdsd_exchange(self, game: Game, rnd: StockRound, action: BuyShares) -> None:

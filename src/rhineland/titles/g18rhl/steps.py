@@ -251,19 +251,22 @@ class SpecialToken(Step):
         return frozenset({PlaceToken.TYPE, Pass.TYPE})
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
-        """A token in each city of the hex just laid with a slot open to the company (the
-        next slot), and pass."""
-        from rhineland.engine.legal.generate import entity_type
+        """A token in each city of the hex just laid with a slot open to the company (in
+        a slot without a token: :func:`~rhineland.engine.legal.generate.free_slot`), and
+        pass."""
+        from rhineland.engine.legal.generate import entity_type, free_slot
 
         teleport = _or(rnd).turn_state.teleport
         assert teleport is not None
         hex_id = teleport[1]
         etype = entity_type(entity)
         placed = game.board.tile_at(hex_id)
+        reserved = game.title.board_rules.reservations
         out: list[Candidate] = [
             PlaceToken(entity=entity.sym, entity_type=etype,
                        city=f"{placed.tile_id}-{city.part}",
-                       slot=len(game.board.tokens_in(hex_id, ci)))
+                       slot=free_slot(city.slots, len(game.board.tokens_in(hex_id, ci)),
+                                      reserved(game.board, hex_id, ci), entity.sym))
             for ci, city in enumerate(placed.tile.cities)
             if self.free_slots(game, entity, hex_id, ci) > 0
         ]
