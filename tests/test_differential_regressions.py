@@ -683,8 +683,8 @@ def test_a_route_is_noted_where_the_reference_walks_the_network() -> None:
     """The same position one action earlier (#699 done, DEE to lay track), as if DEE's
     route had not been noted yet.  A lay on a Rhine metropolis has no rotation check,
     so 18xx.games walks DEE's network only after it, on 927, and finds no route: DEE's
-    turn ends, ADR runs next.  Any other lay walks it before (the rotation check),
-    through X922's narrow link, and keeps the route."""
+    turn ends, ADR runs next.  A lay elsewhere (G8) walks it through X922's narrow
+    link, which stays, and keeps the route."""
     game = position("18Rhl_even3088_before701_route_kept", until=699)
     dee = game.corporation("DEE")
     dee.had_route = False

@@ -298,15 +298,11 @@ def free_slot(slots: int, tokens: int, reserved: tuple[str, ...], sym: str) -> i
     in the order they came (an upgrade lays them out again the same way), and its
     interface offers every slot without a token (the engine then puts the token in the
     holder's reserved slot or the first open one).  So the slot after the reservations
-    and tokens.  A city full but for reservations takes only a holder's token, which
-    goes home by itself, never offered: the holder's place among the open reservations
-    stands for it there (the reference keeps a used reservation's place, so this is
-    a guess), and a full city gives its token count.
+    and tokens; in a city full but for reservations (legal only for a holder, ``sym``)
+    the holder's place among them.
     """
     taken = len(reserved) + tokens
-    if taken < slots:
-        return taken
-    return reserved.index(sym) if sym in reserved else tokens
+    return taken if taken < slots else reserved.index(sym)
 
 
 def train_candidates(game: Game, entity: Any,
