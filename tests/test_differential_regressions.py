@@ -698,3 +698,22 @@ def test_a_route_is_noted_where_the_reference_walks_the_network() -> None:
     other.process(LayTile(entity="DEE", entity_type="corporation", hex="G8", tile="18-0",
                           rotation=0))
     assert other_dee.had_route
+
+
+def test_a_bankrupt_president_sells_in_operating_order() -> None:
+    """18Rhl, seed 10019 (web), OR 11.2, #383: ADR's president P1 goes bankrupt holding
+    10% of ADR and 10% of GVE, both at 55M on the same market cell, GVE first there.
+    18xx.games sells in operating order as it stands (GVE, then ADR), so GVE reaches the
+    50M cell first and operates before ADR from then on: after BME's pass at #434 of
+    OR 12.1, GVE is next, at its track step (so the pass records no link check; ours
+    had ADR next, which lays no track, and wrote ADR's check, which 18xx.games refused)."""
+    before = position("18Rhl_web10019_before434_bankrupt_sale_order", until=382)
+    before.process(Bankrupt(entity="ADR", entity_type="corporation"))
+    start = max(i for i, line in enumerate(before.log) if line == "P1 goes bankrupt")
+    sales = [line for line in before.log[start:] if line.startswith("P1 sells")]
+    assert sales == ["P1 sells 10% of GVE for 55M", "P1 sells 10% of ADR for 55M"]
+    game = position("18Rhl_web10019_before434_bankrupt_sale_order")
+    game.process(Pass(entity="BME", entity_type="corporation"))
+    assert game.round.current_entity(game).sym == "GVE"
+    assert game.round.step_name(game) == "track"
+    assert game.actions[-1].auto_actions == ()

@@ -16,13 +16,15 @@ from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Tra
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.ruleset import REFERENCE
-from rhineland.engine.shares import give, move_price, set_price, to_market
+from rhineland.engine.shares import give, move_price, operating_order_key, set_price, to_market
 from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
+from rhineland.routes.search_model import register_profile
 from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 from rhineland.titles.g18rhl.rule_sets import RULE_SETS, RhlRuleSet
+from rhineland.titles.g18rhl.search_profile import RhlProfile
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -68,6 +70,9 @@ def _first_node(board: Any, hex_id: str, cities_only: bool = False) -> tuple[str
     return (hex_id, nodes[0].part) if nodes else None
 
 
+register_profile(RhlRevenue, RhlProfile)
+
+
 class Rhl(Title):
     """18Rhl, 3-6 players."""
 
@@ -92,7 +97,8 @@ class Rhl(Title):
         return rules
 
     def make_revenue_rules(self) -> RhlRevenue:
-        """18Rhl's route rules (:class:`RhlRevenue`: Montan, Eastern Ruhr, ferry, Rheingold)."""
+        """18Rhl's route rules (:class:`RhlRevenue`: Montan, Eastern Ruhr, ferry, Rheingold),
+        whose best routes the search finds with :class:`RhlProfile` (registered below)."""
         return RhlRevenue(self.data.constants)
 
     def route_context_extra(self, game: Game, entity: Any) -> dict[str, Any]:
@@ -199,7 +205,8 @@ class Rhl(Title):
         """The president cannot pay for the train the corporation must buy
         (:meth:`check_bankrupt`).
 
-        In the reference engine's order: the president sells what they may (per
+        In the reference engine's order: the president sells what they may, the
+        corporations taken in operating order as it stands when they go bankrupt (per
         corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
         with another company's president's certificate when another player holds
         enough to take it); the rest of their shares go to the market (but for those of
@@ -221,13 +228,17 @@ class Rhl(Title):
         cheapest = self.cheapest_depot_train(game)
         assert cheapest is not None
         game.add_log(f"{player.name} goes bankrupt")
-        for corp, certs, percent in emergency_bundles(game, entity, player):
+        parred = sorted((c for c in game.corporations.values() if c.share_price is not None),
+                        key=lambda c: operating_order_key(game, c))
+        rank = {c.sym: i for i, c in enumerate(parred)}
+        bundles = emergency_bundles(game, entity, player)
+        for corp, certs, percent in sorted(bundles, key=lambda b: rank[b[0].sym]):
             sell_certificates(game, player, corp, certs, percent)
         contribution = player.cash
-        for corp in game.corporations.values():
+        for corp in parred:
             held = corp.certs_of(player.id)
-            if not held or corp.share_price is None:
-                continue  # a corporation not yet parred: its shares stay with the player
+            if not held:
+                continue
             president = corp.president
             for cert in held:
                 to_market(game, cert)
