@@ -13,14 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
-
-if TYPE_CHECKING:
-    from rhineland.routes.search_model import TitleProfile
 
 _KIND_NAMES = {"city": "cities", "town": "towns", "offboard": "offboards"}
 
@@ -64,17 +60,11 @@ class RevenueRules:
 
     SEARCH_BOUNDS_CHECKED = True
     """The best-route search's bounds were checked against these hooks (see
-    :func:`rhineland.routes.search_model.profile_for`); a subclass must say so
-    again in its own body."""
+    :func:`rhineland.routes.search_model.profile_for`, where a title registers its
+    search profile); a subclass must say so again in its own body."""
 
     neutral_markers: frozenset[str] = frozenset()
     towns_may_end: bool = True
-
-    def search_profile(self, ctx: RouteContext, graph: TrackGraph) -> TitleProfile:
-        """The best-route search's knowledge of these rules (pruning, bonus bounds)."""
-        from rhineland.routes.search_model import TitleProfile
-
-        return TitleProfile(ctx, self, graph)
 
     # -- tokens and blocking -------------------------------------------------
     def occupants(self, ctx: RouteContext, node: RevenueNode) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ bound it uses into flat per-node tables:
   per-route bonus bound :meth:`TrainModel.bound`.
 
 Title knowledge lives in :class:`TitleProfile` and its subclasses, which each
-title's rules provide through :meth:`RevenueRules.search_profile` (the common
+title registers for its revenue rules (:func:`register_profile`; the common
 rules, also 1893: Cologne, use :class:`TitleProfile`; 18Rhl's profile is
 ``rhineland.titles.g18rhl.search_profile.RhlProfile``).  Every pruning condition a profile applies
 is a *necessary* condition of legality under the rules' hooks (rule sources:
@@ -293,8 +293,21 @@ class TitleProfile:
         return 0
 
 
+_PROFILES: dict[type[RevenueRules], type[TitleProfile]] = {}
+"""Search profile class per revenue rules class (:func:`register_profile`)."""
+
+
+def register_profile(rules: type[RevenueRules], profile: type[TitleProfile]) -> None:
+    """Make ``profile`` the search profile of ``rules`` and of its subclasses that
+    register none of their own (a title registers its profile in the module that
+    defines it; the common rules use :class:`TitleProfile`)."""
+    _PROFILES[rules] = profile
+
+
 def profile_for(ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> TitleProfile:
-    """The title's search profile (:meth:`RevenueRules.search_profile`).
+    """The title's search profile: the class registered (:func:`register_profile`) for
+    the nearest class of ``rules`` in its method resolution order, else
+    :class:`TitleProfile`.
 
     ``profile.bounded`` is true only for a rules class that declares, in its own
     class body, ``SEARCH_BOUNDS_CHECKED = True`` (its profile's bounds were
@@ -303,7 +316,8 @@ def profile_for(ctx: RouteContext, rules: RevenueRules, graph: TrackGraph) -> Ti
     distance costs, adding restrictions or changing values and bonuses only)
     but prices every candidate exactly instead of bounding it.
     """
-    profile = rules.search_profile(ctx, graph)
+    cls = next((_PROFILES[c] for c in type(rules).__mro__ if c in _PROFILES), TitleProfile)
+    profile = cls(ctx, rules, graph)
     profile.bounded = bool(type(rules).__dict__.get("SEARCH_BOUNDS_CHECKED", False))
     return profile
 

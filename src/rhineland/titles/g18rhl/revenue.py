@@ -63,7 +63,6 @@ from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, TrackGraph
 from rhineland.routes.model import Bonus, Route, RouteContext
 from rhineland.routes.rules import Evaluation, RevenueRules
-from rhineland.routes.search_model import TitleProfile
 
 RGE_TRAIN = "8"
 ROERMOND = "G2"
@@ -123,12 +122,6 @@ class RhlRevenue(RevenueRules):
 
     towns_may_end = False  # except for the Rheingold-Express, which ignores towns
     SEARCH_BOUNDS_CHECKED = True  # bounds of titles/g18rhl/search_profile.py
-
-    def search_profile(self, ctx: RouteContext, graph: TrackGraph) -> TitleProfile:
-        """18Rhl's pruning and bonus bounds for the best-route search."""
-        from rhineland.titles.g18rhl.search_profile import RhlProfile
-
-        return RhlProfile(ctx, self, graph)
 
     def __init__(self, constants: Mapping[str, object] | None = None) -> None:
         c = constants or {}

@@ -1,6 +1,7 @@
 """18Rhl's best-route search profile: pruning and bonus bounds for :class:`RhlRevenue`.
 
-Used by :mod:`rhineland.routes.search` through :meth:`RhlRevenue.search_profile`.
+Registered for :class:`RhlRevenue` by the title (``rules.py``, with
+:func:`~rhineland.routes.search_model.register_profile`).
 The bounds read the revenue hooks' own data (``montan_counts``, ``stop_value``,
 the out-tokened check) so that they follow the rules they bound.
 """
