@@ -169,17 +169,18 @@ def test_18rhl_rhe_link_is_checked_when_a_turn_skips_its_track_step(
     checked only at the end of a track step actually entered (RhE still at 0M)."""
     import dataclasses
 
-    import rhineland.titles.g18rhl.rules as rhl_rules
+    import rhineland.titles.g18rhl.rhe_link as rhe_link
+    from rhineland.titles.g18rhl.state import rhl_state
 
     game = RHL.position("g00", 242)
     rhe, adr = game.corporation("RhE"), game.corporation("ADR")
-    assert rhe.cash == 0 and rhl_rules.rhl_state(game).rhe_link_bonus == 225
+    assert rhe.cash == 0 and rhl_state(game).rhe_link_bonus == 225
     recorded = RHL.action("g00", 243)
     assert [(a.type, a.entity) for a in recorded.auto_actions] == [
         ("destination_connection", "ADR")]
-    monkeypatch.setattr(rhl_rules, "rhe_link_established", lambda game: True)
+    monkeypatch.setattr(rhe_link, "rhe_link_established", lambda game: True)
     game.process(dataclasses.replace(recorded, auto_actions=()))
     assert adr.receivership
     assert (game.round.label, game.round.current_entity(game).sym,
             game.round.step_name(game)) == ("OR 11.2", "ADR", "route")
-    assert rhe.cash == 225 and rhl_rules.rhl_state(game).rhe_link_bonus == 0
+    assert rhe.cash == 225 and rhl_state(game).rhe_link_bonus == 0

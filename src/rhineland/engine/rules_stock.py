@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rhineland.engine.emergency import (
+    check_bundle_percent,
+    check_presidency_taken,
+    check_sale_basics,
+)
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Player
+from rhineland.engine.rounds.stock_steps import DEFAULT_STOCK_STEPS
 from rhineland.engine.shares import (
     counted_sold_percent,
     give,
@@ -191,12 +197,6 @@ class StockRules:
         Every sale (stock round or emergency) passes this check before anything changes,
         and it only reads the state: the legal-action generator leaves out the bundles
         it refuses without trying them."""
-        from rhineland.engine.emergency import (
-            check_bundle_percent,
-            check_presidency_taken,
-            check_sale_basics,
-        )
-
         check_bundle_percent(corp, certs, percent)
         check_sale_basics(game, player, corp, percent)
         check_presidency_taken(game, player, corp, certs)
@@ -318,8 +318,6 @@ class StockRules:
         """A stock round turn: the ordered, declared steps, the first taking an action
         processes it.  Title hook; default: buy, sell, par or pass
         (:data:`~rhineland.engine.rounds.stock_steps.DEFAULT_STOCK_STEPS`)."""
-        from rhineland.engine.rounds.stock_steps import DEFAULT_STOCK_STEPS
-
         return DEFAULT_STOCK_STEPS
 
     def end_stock_round(self, game: Game, rnd: StockRound) -> None:

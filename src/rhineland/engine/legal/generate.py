@@ -56,7 +56,7 @@ from rhineland.engine.legal.choices import (
     choice_key,
 )
 from rhineland.engine.legal.trial import Trial
-from rhineland.engine.rounds.stock import StockRound
+from rhineland.engine.rounds.turns import stock_turn
 from rhineland.engine.shares import sale_bundle_shapes
 from rhineland.errors import GameError
 
@@ -257,10 +257,11 @@ def share_candidates(game: Game, player: Player) -> list[Candidate]:
         if not corp.ipoed:
             out.append(par_actions(game, player, corp))
         else:
-            if isinstance(rnd, StockRound):
+            if rnd is not None and rnd.kind == "Stock":
                 try:
-                    if rnd.check_buy_corporation(game, player, corp):
-                        rnd.check_cert_room(game, player, 1)
+                    sr = stock_turn(rnd)
+                    if sr.check_buy_corporation(game, player, corp):
+                        sr.check_cert_room(game, player, 1)
                 except GameError:
                     continue  # check_buy refuses each of its certificates with this check
             out.extend(buy_share_actions(game, player, corp))

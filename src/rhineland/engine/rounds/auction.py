@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, Bid, Par, Pass
 from rhineland.engine.entities import Player
+from rhineland.engine.legal.choices import AmountSpan
+from rhineland.engine.legal.generate import par_actions
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
@@ -72,8 +74,6 @@ class CompanyPendingPar(AuctionStep):
 
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """The owed par's cells (a ladder by price)."""
-        from rhineland.engine.legal.generate import par_actions
-
         assert isinstance(rnd, WaterfallAuction) and rnd.pending_par is not None
         pid, sym = rnd.pending_par
         return [par_actions(game, game.player(pid), game.corporation(sym))]
@@ -97,8 +97,6 @@ class WaterfallBidding(AuctionStep):
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Buy the cheapest item at its price, bid on another (a span up to the cash not
         committed), pass; in a running auction: raise (a span) or drop out."""
-        from rhineland.engine.legal.choices import AmountSpan
-
         assert isinstance(rnd, WaterfallAuction)
         player: Player = entity
         out: list[Candidate] = []

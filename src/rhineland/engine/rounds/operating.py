@@ -304,3 +304,9 @@ class OperatingRound(Round):
         if not self.pending_discards and self.deferred_start:
             self.deferred_start = False
             self._start_entity(game)
+
+
+def operating_round(rnd: Round) -> OperatingRound:
+    """``rnd`` as the operating round it is (for a title's steps, which may know the class)."""
+    assert isinstance(rnd, OperatingRound)
+    return rnd

@@ -30,7 +30,7 @@ one instance serves every game.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import (
     Action,
@@ -46,6 +46,7 @@ from rhineland.engine.actions import (
     trusted,
 )
 from rhineland.engine.legal.choices import Listed, RouteChoice
+from rhineland.engine.rounds.turns import operating_turn
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
@@ -54,20 +55,6 @@ if TYPE_CHECKING:
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
-
-
-_ROUND_CLASS: list[type] = []
-"""The operating round class, imported on first use (its module imports this one)."""
-
-
-def _or(rnd: Round) -> OperatingRound:
-    """``rnd`` as the operating round it is."""
-    if not _ROUND_CLASS:
-        from rhineland.engine.rounds.operating import OperatingRound
-
-        _ROUND_CLASS.append(OperatingRound)
-    assert isinstance(rnd, _ROUND_CLASS[0])
-    return cast("OperatingRound", rnd)
 
 
 class OperatingStep(Step):
@@ -139,11 +126,11 @@ class TrackStep(OperatingStep):
         """A pass is the operator's (or a private's of its president: ``turn.order``);
         a lay is checked as it is applied (:meth:`OperatingRules.lay_tile`)."""
         if isinstance(action, Pass):
-            _or(rnd).check_actor(game, entity, action)
+            operating_turn(rnd).check_actor(game, entity, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A lay (by the operator or a private its president owns), or pass."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         if isinstance(action, Pass):
             orr.next_step(game, entity)
             return
@@ -181,11 +168,11 @@ class TokenStep(OperatingStep):
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator's (``turn.order``); a token is checked as it is placed
         (:meth:`OperatingRules.place_token`)."""
-        _or(rnd).check_actor(game, entity, action)
+        operating_turn(rnd).check_actor(game, entity, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Place the token (:meth:`OperatingRules.place_token`), or pass."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         if isinstance(action, PlaceToken):
             game.title.place_token(game, orr, entity, action)
             orr.tokened = True
@@ -219,7 +206,7 @@ class RouteStep(OperatingStep):
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Run the trains (:meth:`OperatingRules.run_routes`); the revenue is kept."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         orr.check_actor(game, entity, action)
         if isinstance(action, Pass):
             raise GameError(f"{entity.sym} must run its trains now", "or.route")
@@ -259,7 +246,7 @@ class DividendStep(OperatingStep):
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator's (``turn.order``) dividend, no pass (``or.dividend``), of a kind
         the title pays (:meth:`OperatingRules.check_dividend`)."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         orr.check_actor(game, entity, action)
         if isinstance(action, Pass):
             raise GameError(f"{entity.sym} must dividend now", "or.dividend")
@@ -268,7 +255,7 @@ class DividendStep(OperatingStep):
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Pay out or withhold (:meth:`OperatingRules.pay_dividend`)."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         assert isinstance(action, Dividend)
         game.title.pay_dividend(game, orr, entity, action.kind)
         orr.next_step(game, entity)
@@ -321,7 +308,7 @@ class BuyTrainStep(OperatingStep):
         :meth:`~rhineland.engine.rules_trains.TrainRules.check_buy_train` says.  The
         president's emergency sale (:meth:`check_emergency_sell`); a bankruptcy, the
         operator's (``turn.order``), as far as :meth:`check_bankrupt` goes."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         if isinstance(action, SellShares):
             self.check_emergency_sell(game, orr, entity, action)
         elif isinstance(action, Bankrupt):
@@ -337,7 +324,7 @@ class BuyTrainStep(OperatingStep):
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A train bought (the step goes on while another may be), a pass, an
         emergency sale or a bankruptcy."""
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         if isinstance(action, SellShares):
             self.emergency_sell(game, orr, entity, action)
             return
@@ -435,7 +422,7 @@ class DiscardTrainStep(Step):
         from rhineland.engine.legal.generate import entity_type
 
         out: list[Candidate] = []
-        for over in [game.title.operator(game, s) for s in _or(rnd).pending_discards]:
+        for over in [game.title.operator(game, s) for s in operating_turn(rnd).pending_discards]:
             out.extend(trusted(DiscardTrain, entity=over.sym, entity_type=entity_type(over),
                                train=t.id) for t in over.trains)
         return out
@@ -443,7 +430,7 @@ class DiscardTrainStep(Step):
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """A discard by a company that owes one, of a train of its own
         (:meth:`~rhineland.engine.rules_trains.TrainRules.check_discard_train`)."""
-        pending = _or(rnd).pending_discards
+        pending = operating_turn(rnd).pending_discards
         if not isinstance(action, DiscardTrain) or action.entity not in pending:
             who = " or ".join(pending)
             raise GameError(f"{who} must discard a train first", "train.discard")
@@ -453,7 +440,7 @@ class DiscardTrainStep(Step):
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The train goes to the open market; a company within its limit is done."""
         assert isinstance(action, DiscardTrain)
-        orr = _or(rnd)
+        orr = operating_turn(rnd)
         sym = str(action.entity)
         owner = game.title.operator(game, sym)
         game.title.discard_train(game, owner, action.train)

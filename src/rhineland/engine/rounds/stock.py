@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action, BuyShares, Par, SellShares
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation, Holder, Player
 from rhineland.engine.rounds.base import Round, finish_round
+from rhineland.engine.rounds.turns import StockTurn
 from rhineland.engine.rules_stock import StockRules
 from rhineland.engine.shares import (
     check_presidency,
@@ -441,3 +442,13 @@ def _next_president(game: Game, seller: Player, corp: Corporation, percent: int)
             "stock.sell_president",
         )
     return taker
+
+
+def stock_round(rnd: Round) -> StockRound:
+    """``rnd`` as the stock round it is (for a title's steps, which may know the class)."""
+    assert isinstance(rnd, StockRound)
+    return rnd
+
+
+_STEPS_SEE: type[StockTurn] = StockRound
+"""The stock round is the :class:`StockTurn` its steps read (checked by mypy)."""

@@ -12,9 +12,11 @@ exchange, privates and bonds) or subclasses it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, BuyShares, Par, Pass, SellShares
+from rhineland.engine.legal.generate import share_candidates
+from rhineland.engine.rounds.turns import stock_turn
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
 
@@ -22,21 +24,6 @@ if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
-    from rhineland.engine.rounds.stock import StockRound
-
-
-_ROUND_CLASS: list[type] = []
-"""The stock round class, imported on first use (its module imports this one)."""
-
-
-def stock_round(rnd: Round) -> StockRound:
-    """``rnd`` as the stock round it is."""
-    if not _ROUND_CLASS:
-        from rhineland.engine.rounds.stock import StockRound
-
-        _ROUND_CLASS.append(StockRound)
-    assert isinstance(rnd, _ROUND_CLASS[0])
-    return cast("StockRound", rnd)
 
 
 class BuySellParShares(Step):
@@ -55,8 +42,6 @@ class BuySellParShares(Step):
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Pass, each par and certificate purchase, each sale bundle
         (:func:`rhineland.engine.legal.generate.share_candidates`)."""
-        from rhineland.engine.legal.generate import share_candidates
-
         return share_candidates(game, entity)
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
@@ -69,7 +54,7 @@ class BuySellParShares(Step):
         par made before anything changes (:meth:`StockRound.check_sell
         <rhineland.engine.rounds.stock.StockRound.check_sell>`, ``check_buy``,
         ``check_par``); ``stock.action`` for another action."""
-        sr = stock_round(rnd)
+        sr = stock_turn(rnd)
         player = sr.expect_player(game, action)
         if isinstance(action, SellShares):
             sr.check_sell(game, player, action)
@@ -82,7 +67,7 @@ class BuySellParShares(Step):
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The action, by the player whose turn it is."""
-        sr = stock_round(rnd)
+        sr = stock_turn(rnd)
         player = sr.expect_player(game, action)
         if isinstance(action, Pass):
             sr.pass_turn(game, player)

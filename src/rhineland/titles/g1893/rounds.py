@@ -12,19 +12,11 @@ from rhineland.engine.actions import Action, Bid, DiscardTrain, Pass, SpecialBuy
 from rhineland.engine.entities import Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.errors import GameError
-from rhineland.titles.g1893.state import cologne_state
+from rhineland.titles.g1893.state import cologne, cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
-    from rhineland.titles.g1893.rules import Cologne
-
-
-def _title(game: Game) -> Cologne:
-    from rhineland.titles.g1893.rules import Cologne
-
-    assert isinstance(game.title, Cologne)
-    return game.title
 
 
 class StartingPackageDraft(Round):
@@ -58,14 +50,15 @@ class StartingPackageDraft(Round):
         pid = self.current_entity(game).id
         out: list[Candidate] = [
             Bid(entity=pid, company=s, price=game.private(s).spec.value)
-            for s in _title(game).draftables(game)
+            for s in cologne(game).draftables(game)
         ]
         out.append(Pass(entity=pid))
         return out
 
     def finished(self, game: Game) -> bool:
         """Whether one item or fewer is left on offer, or every player has passed (for good)."""
-        return len(_title(game).draftables(game)) <= 1 or len(self.passed) >= len(game.seat_order())
+        draftables = cologne(game).draftables(game)
+        return len(draftables) <= 1 or len(self.passed) >= len(game.seat_order())
 
     def process(self, game: Game, action: Action) -> None:
         """A ``bid`` buys an item on offer at its face value; a ``pass`` is for good.
@@ -74,7 +67,7 @@ class StartingPackageDraft(Round):
         """
         self.check(game, action)
         player = self.expect_player(game, action)
-        title = _title(game)
+        title = cologne(game)
         if isinstance(action, Bid):
             sym = str(action.company or action.minor)
             title.buy_package_item(game, player, sym, game.private(sym).spec.value)
@@ -91,7 +84,7 @@ class StartingPackageDraft(Round):
         (``draft.item``) at its price (``draft.price``) that they can pay
         (``draft.cash``), or a pass (``draft.action`` for anything else)."""
         player = self.expect_player(game, action)
-        title = _title(game)
+        title = cologne(game)
         if isinstance(action, Bid):
             sym = action.company or action.minor
             if sym not in title.draftables(game):
@@ -154,7 +147,7 @@ class ForcedAuction(Round):
             out: list[Candidate] = [Bid(entity=pid, company=self.item, price=self.price(game))]
         else:
             out = [Bid(entity=pid, company=s, price=game.private(s).spec.value)
-                   for s in _title(game).draftables(game)]
+                   for s in cologne(game).draftables(game)]
         out.append(Pass(entity=pid))
         return out
 
@@ -170,7 +163,7 @@ class ForcedAuction(Round):
         ``draft.item``, ``draft.price``, ``draft.action``, ``turn.order``].
         """
         player = self.expect_player(game, action)
-        title = _title(game)
+        title = cologne(game)
         if self.item is None:
             if not isinstance(action, Bid):
                 raise GameError("select an item of the Starting Package first", "draft.select")
@@ -200,12 +193,12 @@ class ForcedAuction(Round):
 
     def _sold(self, game: Game, player: Player, price: int) -> None:
         assert self.item is not None
-        _title(game).buy_package_item(game, player, self.item, price)
+        cologne(game).buy_package_item(game, player, self.item, price)
         self.last_buyer = player.id
         selector = self.selector
         self.item = None
         self.selector = None
-        if not _title(game).draftables(game):
+        if not cologne(game).draftables(game):
             finish_round(game, self)
             return
         order = game.seat_order()
@@ -286,7 +279,7 @@ class MergerRound(Round):
 
     def start(self, game: Game) -> None:
         """Found or offer AGV/HGK (``start_merger_round``); end the round if nothing is left."""
-        title = _title(game)
+        title = cologne(game)
         title.start_merger_round(game, self)
         self._check_done(game)
 
@@ -323,7 +316,7 @@ class MergerRound(Round):
 
         Raises ``GameError`` [``merger.vote``] for anything else while a vote is open.
         """
-        title = _title(game)
+        title = cologne(game)
         if self.discards:
             title.process_merge_discard(game, self, action)
             self._check_done(game)

@@ -33,26 +33,16 @@ from rhineland.engine.rounds.operating_steps import (
 )
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
-from rhineland.titles.g1893.state import cologne_state
+from rhineland.titles.g1893.state import cologne, cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
-    from rhineland.titles.g1893.rules import Cologne
 
 EVA = "EVA"
 EVA_MIN_PRICE = 1
-
-
-def cologne(game: Game) -> Cologne:
-    """``game``'s title as the 1893 rules it is."""
-    from rhineland.titles.g1893.rules import Cologne
-
-    title = game.title
-    assert isinstance(title, Cologne)
-    return title
 
 
 def eva_seller(game: Game, buyer: Player) -> Player | None:

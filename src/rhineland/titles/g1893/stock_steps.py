@@ -26,24 +26,16 @@ from rhineland.engine.actions import (
 )
 from rhineland.engine.entities import MARKET
 from rhineland.engine.legal.choices import AmountSpan
-from rhineland.engine.rounds.stock_steps import BuySellParShares, stock_round
+from rhineland.engine.rounds.stock import stock_round
+from rhineland.engine.rounds.stock_steps import BuySellParShares
 from rhineland.engine.steps import Step
 from rhineland.titles.g1893.constants import is_bond
-from rhineland.titles.g1893.state import cologne_state
+from rhineland.titles.g1893.state import cologne, cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
-    from rhineland.titles.g1893.rules import Cologne
-
-
-def _title(game: Game) -> Cologne:
-    from rhineland.titles.g1893.rules import Cologne
-
-    title = game.title
-    assert isinstance(title, Cologne)
-    return title
 
 
 class RagParPayment(Step):
@@ -66,7 +58,7 @@ class RagParPayment(Step):
         """:meth:`CologneStock.resolve_rag_par`."""
         pending = cologne_state(game).rag_par_pending
         assert pending is not None
-        _title(game).resolve_rag_par(game, stock_round(rnd), action, pending)
+        cologne(game).resolve_rag_par(game, stock_round(rnd), action, pending)
 
 
 class RagParByFdsdOwner(Step):
@@ -78,12 +70,12 @@ class RagParByFdsdOwner(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A par of RAG by the FdSD's owner."""
         return (isinstance(action, Par) and action.corporation == "RAG"
-                and _title(game).owns_fdsd(game, action.entity))
+                and cologne(game).owns_fdsd(game, action.entity))
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Exchange and par, or ask for the payment."""
         assert isinstance(action, Par)
-        title = _title(game)
+        title = cologne(game)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
         cell = title.par_cell(game, game.corporation("RAG"), action.share_price)
@@ -118,12 +110,12 @@ class FdsdExchange(Step):
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.check_fdsd_exchange`."""
         assert isinstance(action, BuyShares)
-        _title(game).check_fdsd_exchange(game, stock_round(rnd), action)
+        cologne(game).check_fdsd_exchange(game, stock_round(rnd), action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.fdsd_exchange`."""
         assert isinstance(action, BuyShares)
-        _title(game).fdsd_exchange(game, stock_round(rnd), action)
+        cologne(game).fdsd_exchange(game, stock_round(rnd), action)
 
 
 class BuyCompanyInSr(Step):
@@ -135,7 +127,7 @@ class BuyCompanyInSr(Step):
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each unsold Starting Package item and the next bond at face value; EVA from
         another player (a price span up to the buyer's cash)."""
-        title = _title(game)
+        title = cologne(game)
         out: list[Candidate] = [
             trusted(BuyCompany, entity=entity.id, company=s,
                     price=game.private(s).spec.value)
@@ -160,14 +152,14 @@ class BuyCompanyInSr(Step):
         assert isinstance(action, BuyCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        _title(game).check_buy_company_in_sr(game, sr, player, action)
+        cologne(game).check_buy_company_in_sr(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.buy_company_in_sr`, by the player whose turn it is."""
         assert isinstance(action, BuyCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        _title(game).buy_company_in_sr(game, sr, player, action)
+        cologne(game).buy_company_in_sr(game, sr, player, action)
 
 
 class SellBond(Step):
@@ -191,14 +183,14 @@ class SellBond(Step):
         assert isinstance(action, SellCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        _title(game).check_sell_bond(game, sr, player, action)
+        cologne(game).check_sell_bond(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.sell_bond`, by the player whose turn it is."""
         assert isinstance(action, SellCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        _title(game).sell_bond(game, sr, player, action)
+        cologne(game).sell_bond(game, sr, player, action)
 
 
 class G1893BuySellParShares(BuySellParShares):

@@ -6,12 +6,10 @@ facts, and the oracle traces where the summary is silent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rhineland.board.graph import walk_from
 from rhineland.board.legality import LayContext
-from rhineland.engine.actions import DestinationConnection
 from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
@@ -25,13 +23,13 @@ from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 from rhineland.titles.g18rhl.rule_sets import RULE_SETS, RhlRuleSet
 from rhineland.titles.g18rhl.search_profile import RhlProfile
+from rhineland.titles.g18rhl.state import RHE, RhlState, rhl_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.stock import StockRound
 
-RHE = "RhE"
 KEG = "KEG"
 GVE = "GVE"
 NLK = "NLK"
@@ -39,35 +37,6 @@ RHE_PARS = (70, 75, 80)
 """RhE's par prices (private No. 6: 70M, 75M or 80M)."""
 RECEIVERSHIP_LOAN_FEE = 100
 """M a company in receivership owes the bank on top of what the bank paid for its train."""
-
-
-def rhe_link_established(game: Game) -> bool:
-    """Whether Düren (K6) is linked by track with Aachen (K2) and with Köln (I10).
-
-    Each link counts when, for some operated corporation, the walk from the
-    first revenue node of the destination hex (passing only cities that do not
-    block that corporation) reaches Düren's city (private No. 6; the reference
-    engine's check, as the oracle traces record it).
-    """
-    board = game.board
-    duren = _first_node(board, "K6", cities_only=True)
-    if duren is None:
-        return False
-    rules = game.title.board_rules
-    operated = [c.sym for c in game.corporations.values() if c.operated and not c.closed]
-    for dest in ("K2", "I10"):
-        start = _first_node(board, dest)
-        if start is None or not any(
-            duren in walk_from(board, sym, rules, start).nodes for sym in operated
-        ):
-            return False
-    return True
-
-
-def _first_node(board: Any, hex_id: str, cities_only: bool = False) -> tuple[str, int] | None:
-    tile = board.tiles[hex_id].tile
-    nodes = [n for n in tile.nodes if n.is_city or not cities_only]
-    return (hex_id, nodes[0].part) if nodes else None
 
 
 register_profile(RhlRevenue, RhlProfile)
@@ -527,63 +496,3 @@ class Rhl(Title):
         if len(top) == 1:
             return top[0]
         return super().priority_player(game)
-
-
-def check_rhe_link(game: Game, entity: Any) -> None:
-    """At the end of ``entity``'s track step, while RhE's 3 x par is pending: if the
-    Köln–Düren–Aachen link (private No. 6) exists, the bank pays RhE the bonus.
-
-    Each check is an automatic ``destination_connection`` of ``entity`` in the
-    reference engine (``corporations``: ``[RhE]`` when the link exists, else ``[]``),
-    recorded in the ``auto_actions`` of the action that led to it
-    (:meth:`~rhineland.engine.game.Game.record_auto`); ``rhe_link_now`` keeps the
-    result, which a recorded ``destination_connection`` must agree with."""
-    state = rhl_state(game)
-    state.rhe_link_now = None
-    if not state.rhe_link_bonus:
-        return
-    state.rhe_link_now = False
-    if rhe_link_established(game):
-        bonus = state.rhe_link_bonus
-        state.rhe_link_bonus = 0
-        state.rhe_link_now = True
-        game.pay(game.bank, game.corporation(RHE), bonus)
-        game.add_log(f"A link Köln–Düren–Aachen exists: {RHE} receives {bonus}M")
-    game.record_auto(DestinationConnection(
-        entity=entity.sym, entity_type="corporation",
-        corporations=(RHE,) if state.rhe_link_now else ()))
-
-
-@dataclass
-class RhlState:
-    """18Rhl's own game state (``State.title_state``).
-
-    ``icons``: hex -> the coal/steel icons on it (the variable mine and steel mill
-    drawn at setup, icons kept from replaced tiles; seed 000 "Montan");
-    ``newly_floated``: corporations floated this SR (they receive their capital at
-    its end); ``rhe_link_bonus``: RhE's pending 3 x par (M) for the Köln–Düren–Aachen
-    link, 0 once paid; ``rhe_link_now``: the last track step's link check (``None``:
-    none pending, for the export's ``destination_connection``); ``rhe_bid``: the
-    auction price (M) of RhE's director's certificate until RhE is parred;
-    ``gve_gift``: NLK was bought, so its buyer received a GVE 10% for free; ``loans``:
-    player id -> the bank loans (M) they took (seed rule set), deducted
-    ``loan_penalty`` times from their final value; ``metropolis_lag``: (operator,
-    hex, colour of the tile replaced) after the operator's own lay on a Rhine
-    metropolis, until the next lay or token (:meth:`Rhl.lay_context`).
-    """
-
-    icons: dict[str, list[str]] = field(default_factory=dict)
-    newly_floated: list[str] = field(default_factory=list)
-    rhe_link_bonus: int = 0
-    rhe_link_now: bool | None = None
-    rhe_bid: int = 0
-    gve_gift: bool = False
-    loans: dict[int, int] = field(default_factory=dict)
-    metropolis_lag: tuple[str, str, str] | None = None
-
-
-def rhl_state(game: Game) -> RhlState:
-    """``game``'s :class:`RhlState`."""
-    state = game.state.title_state
-    assert isinstance(state, RhlState)
-    return state

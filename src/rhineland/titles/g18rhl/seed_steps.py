@@ -34,10 +34,12 @@ from typing import TYPE_CHECKING, Any
 from rhineland.engine.actions import Action, Bankrupt, BuyTrain, SellShares, TakeLoan
 from rhineland.engine.emergency import cheapest_train_price
 from rhineland.engine.entities import IPO, MARKET, Certificate, Corporation
-from rhineland.engine.rounds.operating_steps import ROUTE, _or
+from rhineland.engine.rounds.operating import operating_round
+from rhineland.engine.rounds.operating_steps import ROUTE
 from rhineland.engine.shares import move_price, to_market
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
+from rhineland.titles.g18rhl.state import rhl_state
 from rhineland.titles.g18rhl.steps import (
     G18RhlBuyTrain,
     G18RhlDividend,
@@ -166,7 +168,7 @@ class SeedBuyTrain(G18RhlBuyTrain):
         """As the default, and the company's treasury sales and the president's loan
         (:func:`seed_candidates`)."""
         out = super().candidates(game, rnd, entity)
-        out.extend(seed_candidates(game, _or(rnd), entity))
+        out.extend(seed_candidates(game, operating_round(rnd), entity))
         return out
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
@@ -189,8 +191,6 @@ class SeedBuyTrain(G18RhlBuyTrain):
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The company's sale, a loan, or as the default (:meth:`check`)."""
-        from rhineland.titles.g18rhl.rules import rhl_state
-
         if isinstance(action, SellShares) and action.entity_type == "corporation":
             self.check_operator(game, rnd, entity, action)
             company_sale(game, entity, check_company_sale(game, entity, action))

@@ -18,10 +18,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rhineland.engine.actions import Action, Bankrupt, LayTile, Pass, PlaceToken
 from rhineland.engine.entities import Corporation
+from rhineland.engine.rounds.operating import operating_round
 from rhineland.engine.rounds.operating_steps import (
     ROUTE,
     BuyTrainStep,
@@ -31,6 +32,7 @@ from rhineland.engine.rounds.operating_steps import (
 )
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
+from rhineland.titles.g18rhl.rhe_link import check_rhe_link
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -43,12 +45,11 @@ SPECIAL_TOKEN = "special_token"
 
 
 def rhl(game: Game) -> Rhl:
-    """``game``'s title as the 18Rhl rules it is."""
-    from rhineland.titles.g18rhl.rules import Rhl
-
+    """``game``'s title as the 18Rhl rules it is (checked by its name: the title's
+    module imports these steps)."""
     title = game.title
-    assert isinstance(title, Rhl)
-    return title
+    assert title.name == "18Rhl", title.name
+    return cast("Rhl", title)
 
 
 def in_receivership(entity: Any) -> bool:
@@ -68,9 +69,7 @@ class G18RhlTrack(TrackStep):
         return not in_receivership(entity) and super().applicable(game, rnd, entity)
 
     def finish(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
-        """The RhE link check (:func:`rhineland.titles.g18rhl.rules.check_rhe_link`)."""
-        from rhineland.titles.g18rhl.rules import check_rhe_link
-
+        """The RhE link check (:func:`rhineland.titles.g18rhl.rhe_link.check_rhe_link`)."""
         check_rhe_link(game, entity)
 
     def skip(self, game: Game, rnd: OperatingRound, entity: Any) -> None:
@@ -118,13 +117,6 @@ class G18RhlBuyTrain(BuyTrainStep):
             rnd.end_turn_now(game, entity)
 
 
-def _or(rnd: Round) -> OperatingRound:
-    from rhineland.engine.rounds.operating import OperatingRound
-
-    assert isinstance(rnd, OperatingRound)
-    return rnd
-
-
 def is_private_lay(action: Action) -> bool:
     """Whether ``action`` is a private company's tile lay."""
     return isinstance(action, LayTile) and action.entity_type == "company"
@@ -160,7 +152,7 @@ class PrivateLay(Step):
         from rhineland.board.legality import legal_special_lays
         from rhineland.engine.legal.generate import lay_action
 
-        orr = _or(rnd)
+        orr = operating_round(rnd)
         if orr.step_name(game) == "track" or in_receivership(entity) or not any(
             p.owner in game.entity_owner_ids(entity) and not p.closed
             and (p.spec.ability("tile_lay") or p.spec.ability("teleport"))
@@ -189,7 +181,7 @@ class PrivateLay(Step):
                 f"corporation ({entity.sym})",
                 "private.owner",
             )
-        orr = _or(rnd)
+        orr = operating_round(rnd)
         if orr.interrupt == SPECIAL_TOKEN and private.spec.ability("teleport"):
             pending = orr.turn_state.teleport
             raise GameError(
@@ -203,7 +195,7 @@ class PrivateLay(Step):
         """Lay the tile; an extra lay leaves the step as it is; a teleport lay asks for
         the special token when the company has a token left and none on the hex."""
         assert isinstance(action, LayTile)
-        orr = _or(rnd)
+        orr = operating_round(rnd)
         title = game.title
         private = game.private(str(action.entity))
         title.lay_tile(game, orr, entity, private, action)
@@ -246,7 +238,7 @@ class SpecialToken(Step):
 
     def actions(self, game: Game, rnd: Round, entity: Any) -> frozenset[str]:
         """``place_token`` and ``pass`` while a teleport lay asks for the token."""
-        if _or(rnd).interrupt != SPECIAL_TOKEN:
+        if operating_round(rnd).interrupt != SPECIAL_TOKEN:
             return frozenset()
         return frozenset({PlaceToken.TYPE, Pass.TYPE})
 
@@ -256,7 +248,7 @@ class SpecialToken(Step):
         pass."""
         from rhineland.engine.legal.generate import entity_type, free_slot
 
-        teleport = _or(rnd).turn_state.teleport
+        teleport = operating_round(rnd).turn_state.teleport
         assert teleport is not None
         hex_id = teleport[1]
         etype = entity_type(entity)
@@ -287,11 +279,11 @@ class SpecialToken(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """Every action but a private's lay while the token is pending (the others are
         refused by :meth:`check`)."""
-        return _or(rnd).interrupt == SPECIAL_TOKEN and not is_private_lay(action)
+        return operating_round(rnd).interrupt == SPECIAL_TOKEN and not is_private_lay(action)
 
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """The operator's pass, or its token on the hex laid in a free slot, paid."""
-        turn = _or(rnd).turn_state
+        turn = operating_round(rnd).turn_state
         assert turn.teleport is not None
         private_sym, hex_id = turn.teleport
         if isinstance(action, Pass) and action.entity == entity.sym:
@@ -322,7 +314,7 @@ class SpecialToken(Step):
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Place the token (or not), then go on with the turn."""
-        orr = _or(rnd)
+        orr = operating_round(rnd)
         if isinstance(action, PlaceToken):
             assert orr.turn_state.teleport is not None
             private_sym = orr.turn_state.teleport[0]
