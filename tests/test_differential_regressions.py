@@ -717,3 +717,21 @@ def test_a_bankrupt_president_sells_in_operating_order() -> None:
     assert game.round.current_entity(game).sym == "GVE"
     assert game.round.step_name(game) == "track"
     assert game.actions[-1].auto_actions == ()
+
+
+def test_a_metropolis_lag_lasts_into_the_companys_next_turn() -> None:
+    """18Rhl, seed 11008 (even), #472: CME upgrades Köln (I10) to X924; nobody lays or
+    places a token until CME's next turn, so 18xx.games still walks CME's network as
+    it did during that lay (I10 blocking as the yellow tile did): at CME's token step
+    (#484) its interface offers no token and it refuses one in Aachen (K2, city 0, a
+    slot free beside ADR), "CME cannot place token in City 930-0-0 on hex K2"."""
+    game = position("18Rhl_even11008_before484_metropolis_lag_next_turn")
+    assert (game.round.current_entity(game).sym, game.round.step_name(game)) == ("CME", "token")
+    assert not [c for c in game.legal_actions() if isinstance(c, PlaceToken)]
+    cme = game.corporation("CME")
+    before = (cme.cash, list(cme.tokens))
+    with pytest.raises(GameError) as info:
+        game.process(PlaceToken(entity="CME", entity_type="corporation", city="930-0-0",
+                                slot=1))
+    assert info.value.rule == "token.place"
+    assert (cme.cash, list(cme.tokens)) == before

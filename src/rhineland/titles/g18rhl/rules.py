@@ -279,8 +279,9 @@ class Rhl(Title):
             state.metropolis_lag = (entity.sym, action.hex, old.color)
 
     def lay_context(self, game: Game, rnd: Any, entity: Any) -> LayContext:
-        """As the default; in the operator's turn after its own lay on a Rhine metropolis
-        and before the next lay or token, that hex blocks as its previous tile did
+        """As the default; for a company after its own lay on a Rhine metropolis and
+        until the next lay or token by anyone (its next turns too), that hex blocks as
+        its previous tile did
         (:meth:`RhlBoardRules.lagging`; a token beyond it is refused as not connected,
         ``token.place``).  Without a round (whether a token step has anything to
         decide) the network as it is now."""
@@ -291,17 +292,12 @@ class Rhl(Title):
         return ctx
 
     def end_metropolis_lag(self, game: Game) -> None:
-        """A token was placed or the turn ended: every hex blocks as its tile again."""
+        """A token was placed (by any company): every hex blocks as its tile again."""
         rhl_state(game).metropolis_lag = None
 
     def place_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
         """As the default; a token ends the metropolis lag."""
         super().place_token(game, rnd, entity, action)
-        self.end_metropolis_lag(game)
-
-    def end_operating_turn(self, game: Game, rnd: Any, entity: Any) -> None:
-        """As the default; the operator's metropolis lag ends with its turn."""
-        super().end_operating_turn(game, rnd, entity)
         self.end_metropolis_lag(game)
 
     # -- the initial packet --------------------------------------------------------------
