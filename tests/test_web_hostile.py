@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
+import resource
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -47,6 +49,16 @@ from rhineland.web.views import legal_view, state_view
 from webserver import live_server
 
 SEED = SHARED / "fixtures" / "18Rhl" / "18Rhl_seed_opening.json"
+FUZZ_EXAMPLES = int(os.environ.get("RHINELAND_FUZZ_EXAMPLES", "300"))
+"""Requests each endpoint fuzz generates (the suite's 300; set the variable for a long run)."""
+FUZZ_MEMORY = 256 * 2**20
+"""Bytes the test process's peak memory may grow by over one fuzz (the store keeps a
+bounded number of live games; nothing else a request leaves may pile up)."""
+
+
+def peak_memory() -> int:
+    """The process's peak resident memory so far, in bytes (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def bearer(secret: str) -> dict[str, str]:
@@ -565,6 +577,12 @@ class Fuzzed:
             r = self.client.get(f"/api/games/{g['id']}/legal", headers=bearer(secret))
             self.records += [e["action"] for e in r.json()["actions"][:20]]
 
+    def check_memory(self, before: int) -> None:
+        """The peak memory grew by less than :data:`FUZZ_MEMORY` since ``before`` and the
+        store holds no more live games than its cache size."""
+        assert peak_memory() - before < FUZZ_MEMORY
+        assert self.store.live_count <= self.store.cache_size
+
     def check_replays(self) -> None:
         """Every stored game replays (from the database, by a new store) to the state
         the app holds, and its export replays to the same position."""
@@ -629,13 +647,15 @@ def requests(draw: st.DrawFn, fz: Fuzzed) -> tuple[str, str, dict[str, str], byt
 
 
 def test_fuzz_paths_headers_and_methods(fuzzed: Fuzzed) -> None:
-    @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=FUZZ_EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
     @given(requests(fuzzed))
     def run(request: tuple[str, str, dict[str, str], bytes | None]) -> None:
         method, url, headers, body = request
         assert_no_failure(fuzzed.client.request(method, url, headers=headers, content=body))
 
+    before = peak_memory()
     run()
+    fuzzed.check_memory(before)
     fuzzed.check_replays()
 
 
@@ -746,7 +766,7 @@ def posts(draw: st.DrawFn) -> Post:
 
 
 def test_fuzz_action_and_game_bodies(fuzzed: Fuzzed) -> None:
-    @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=FUZZ_EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
     @given(posts())
     def run(post: Post) -> None:
         url, headers, body = post.request(fuzzed)
@@ -756,5 +776,7 @@ def test_fuzz_action_and_game_bodies(fuzzed: Fuzzed) -> None:
             content = json.dumps(body).encode()
         assert_no_failure(fuzzed.client.post(url, headers=headers, content=content))
 
+    before = peak_memory()
     run()
+    fuzzed.check_memory(before)
     fuzzed.check_replays()

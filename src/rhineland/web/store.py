@@ -231,6 +231,11 @@ class GameStore:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
 
+    @property
+    def live_count(self) -> int:
+        """How many games are held in memory now (at most :attr:`cache_size`)."""
+        return len(self._live)
+
     # -- locking and loading -------------------------------------------------------------
     @contextmanager
     def locked(self, game_id: str) -> Iterator[Live]:
