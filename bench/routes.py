@@ -34,6 +34,7 @@ from rhineland.engine.actions import RunRoutes
 from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import search
 from rhineland.routes.search import best_routes
+from rhineland.routes.search.run import _MEMO
 from rhineland.sim import selfplay
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
@@ -111,7 +112,7 @@ def time_positions(positions: list[Position]) -> list[tuple[float, str]]:
     gc.freeze()
     out: list[tuple[float, str]] = []
     for game, entity, budget in positions:
-        search._MEMO.clear()
+        _MEMO.clear()
         start = time.process_time()
         rs = best_routes(game, entity, budget_nodes=budget)
         took = time.process_time() - start

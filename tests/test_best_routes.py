@@ -33,7 +33,9 @@ from rhineland.errors import GameError
 from rhineland.io.export import game_from_export, load_export, undo_targets
 from rhineland.routes import Route, RouteContext, check_route, rules_of, run_revenue, track_graph
 from rhineland.routes.graph import Segment
-from rhineland.routes.search import _MEMO, _Search, best_routes, search_routes
+from rhineland.routes.search import best_routes, search_routes
+from rhineland.routes.search.lists import Search as _Search
+from rhineland.routes.search.run import _MEMO
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 GAMES = {
@@ -485,7 +487,7 @@ def test_collector_paused_during_a_search_and_restored_after(
     it keeps it paused."""
     import gc
 
-    from rhineland.routes import search as search_module
+    from rhineland.routes.search import run as search_module
 
     pos = positions("18Rhl")[-1]
     seen: list[bool] = []

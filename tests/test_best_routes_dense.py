@@ -196,7 +196,7 @@ def test_rhl_route_bound_is_admissible_and_tighter() -> None:
     6-train have ``ub`` at least their exact revenue and at most the default bound
     (``base_bound + bonus_bound``); on 18Rhl_g03 CME the 8-train's best ``ub`` is 360 M
     (default 440 M; the route earns 340 M)."""
-    from rhineland.routes.search import _Search
+    from rhineland.routes.search.lists import Search as _Search
     from rhineland.routes.search_model import TitleProfile
 
     checked = tighter = 0
@@ -227,7 +227,8 @@ def test_rheingold_express_runs_no_more_routes_than_its_ends_have_track() -> Non
     share no track unit.  On 18Rhl_g400's dense board (ADR) only A6 and L11 have track
     (one segment each), so at most two 8-trains run: the search drops the third train
     (``_end_room`` = 2) and three 8-trains earn what two earn, 850 M."""
-    from rhineland.routes.search import _end_room, _Search
+    from rhineland.routes.search.bounds import end_room as _end_room
+    from rhineland.routes.search.lists import Search as _Search
 
     path = SHARED / "fixtures" / "generated2" / "18Rhl" / "18Rhl_g400.json"
     game = replay(load_export(path))
@@ -260,7 +261,9 @@ def test_completion_bound_with_no_hop_back_is_admissible() -> None:
     ``WALK_CHECKS`` candidates of the 8+x-train, every prefix in both directions bounds
     the candidate's ``ub``; and the ban on a first hop to the path lowers the table's
     value on some of those prefixes."""
-    from rhineland.routes.search import _completion_bound, _Search, _walk_table
+    from rhineland.routes.search.bounds import _walk_table
+    from rhineland.routes.search.bounds import completion_bound as _completion_bound
+    from rhineland.routes.search.lists import Search as _Search
 
     checked = lowered = 0
     for label, base in dense_boards():
@@ -308,7 +311,9 @@ def test_crowd_bound_is_admissible_and_tighter() -> None:
     scanning every pair of candidates after it whose ``must`` units miss the pick's and
     each other's (or one candidate, or none), and below the sum of the two trains' best
     beside the pick on some picks (measured: 11 of 66)."""
-    from rhineland.routes.search import _crowd_bound, _Index, _Search
+    from rhineland.routes.search.index import CandidateIndex as _Index
+    from rhineland.routes.search.level_bounds import crowd_bound as _crowd_bound
+    from rhineland.routes.search.lists import Search as _Search
 
     label, base = next((lb, c) for lb, c in dense_boards() if lb == "1893_end_bank HGK")
     s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
@@ -364,7 +369,11 @@ def test_pair_bound_is_admissible_and_tighter() -> None:
     one candidate, or none): any bound it returns is at least ``want`` and at most the
     threshold, it finds none at ``want - 10``, and it proves ``want`` itself on most
     picks, where the crowd bound does on fewer (measured: 66 and 50 of 66)."""
-    from rhineland.routes.search import _crowd_bound, _Index, _pair_bound, _pieces, _Search
+    from rhineland.routes.search.index import CandidateIndex as _Index
+    from rhineland.routes.search.index import bit_pieces as _pieces
+    from rhineland.routes.search.level_bounds import crowd_bound as _crowd_bound
+    from rhineland.routes.search.level_bounds import pair_bound as _pair_bound
+    from rhineland.routes.search.lists import Search as _Search
 
     label, base = next((lb, c) for lb, c in dense_boards() if lb == "1893_end_bank HGK")
     s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
@@ -400,8 +409,9 @@ def test_end_cut_keeps_every_candidate(monkeypatch: pytest.MonkeyPatch) -> None:
     kept) lists exactly the candidates of a walk without it, with fewer walk nodes: the
     8+x-train on 1893_end_bank HGK's dense board at 390 M (measured: 24,325 candidates,
     walk nodes 201,128 -> 174,108)."""
-    from rhineland.routes import search
-    from rhineland.routes.search import _Search, enumerate_candidates
+    from rhineland.routes.search import enumerate_candidates
+    from rhineland.routes.search import walk as search
+    from rhineland.routes.search.lists import Search as _Search
 
     base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
     s = _Search(dataclasses.replace(base, trains=("8+x-90",)))
@@ -429,8 +439,8 @@ def test_second_pass_walks_only_the_branches_the_first_walk_left() -> None:
     the largest bound of a branch it left (280 M: no walk at all) (measured: the first walk
     recorded 3,787 branches after 3 starts; a new walk at 180 M visits 196,185 nodes, the
     second pass 25,264)."""
-    from rhineland.routes import search
-    from rhineland.routes.search import _Search
+    from rhineland.routes.search import run as search
+    from rhineland.routes.search.lists import Search as _Search
 
     base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
     ctx = dataclasses.replace(base, trains=("8+x-90",))
@@ -460,7 +470,11 @@ def test_free_pieces_computed_alone_equal_the_whole_set() -> None:
     and ``_head`` finds the same first candidate from every start in both: on
     1893_end_bank HGK's dense board, every 500th candidate of the 8+x-train above 380 M as
     the pick, with no clashes so far and with a previous pick's."""
-    from rhineland.routes.search import _free_pieces, _head, _Index, _pieces, _Search
+    from rhineland.routes.search.index import CandidateIndex as _Index
+    from rhineland.routes.search.index import bit_pieces as _pieces
+    from rhineland.routes.search.level_bounds import free_pieces as _free_pieces
+    from rhineland.routes.search.level_bounds import lowest_index as _head
+    from rhineland.routes.search.lists import Search as _Search
 
     base = next(c for lb, c in dense_boards() if lb == "1893_end_bank HGK")
     s = _Search(dataclasses.replace(base, trains=("8+x-90",)))

@@ -22,7 +22,9 @@ from rhineland.engine.legal import RouteChoice
 from rhineland.errors import GameError
 from rhineland.routes import engine, search_model
 from rhineland.routes.model import RouteSpec
-from rhineland.routes.search import _MEMO, _WALKS, _Search, _walk_table, _walk_table_memo
+from rhineland.routes.search.bounds import _WALKS, _walk_table, _walk_table_memo
+from rhineland.routes.search.lists import Search as _Search
+from rhineland.routes.search.run import _MEMO
 from rhineland.sim.selfplay import TITLE_PLAYERS
 from test_best_routes import GAMES, positions
 
@@ -146,12 +148,12 @@ def test_a_route_step_checks_the_run_it_found_once(
 @pytest.mark.parametrize("title", sorted(GAMES))
 def test_search_leaves_nothing_for_the_cycle_collector(title: str) -> None:
     """A route search frees all it made by reference counting: its recursive walks leave
-    no reference cycle behind (``search._released``, module-level recursive helpers).
+    no reference cycle behind (``search.candidate.released``, module-level recursive helpers).
     Every ``run_routes`` position of the real game is searched anew (exact and in the
     anytime mode) with the collector off; a collection afterwards finds nothing
     unreachable.  Before, each search left its walks' closures (and the search state they
     held) for the collector: on a 1893 random game, ~20 objects per env step."""
-    from rhineland.routes.search import _search_routes
+    from rhineland.routes.search.run import _search_routes
 
     pos = positions(title)
     assert any(len(p.ctx.trains) >= 2 for p in pos)  # the runs of several trains too

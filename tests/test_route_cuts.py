@@ -17,7 +17,10 @@ from collections import Counter
 import pytest
 
 from rhineland.routes import search
-from rhineland.routes.search import _Search, _token_distance, enumerate_candidates
+from rhineland.routes.search import enumerate_candidates, run, walk
+from rhineland.routes.search.bounds import token_distance as _token_distance
+from rhineland.routes.search.index import CandidateIndex
+from rhineland.routes.search.lists import Search as _Search
 from test_best_routes import GAMES, positions
 
 
@@ -39,7 +42,7 @@ def test_token_cut_keeps_every_candidate(title: str, monkeypatch: pytest.MonkeyP
         for train in dict.fromkeys(pos.ctx.trains):
             got, nodes = _walk(s, train)
             with monkeypatch.context() as m:
-                m.setattr(search, "_token_distance", lambda tm, bm: [0] * len(tm.value))
+                m.setattr(walk, "token_distance", lambda tm, bm: [0] * len(tm.value))
                 want, nodes0 = _walk(s, train)
             assert got == want, (pos.game, pos.action_id, train)
             assert nodes <= nodes0
@@ -120,7 +123,7 @@ def test_second_pass_from_the_first_walk_equals_a_new_walk(title: str) -> None:
         for train in dict.fromkeys(pos.ctx.trains):
             first = _Search(pos.ctx)
             got: list[search.Candidate] = []
-            top, theta = first.first_pass(train, search._margin(2), None, got)
+            top, theta = first.first_pass(train, run._margin(2), None, got)
             name = first.model(train).name
             for low in sorted({0, top // 4, top // 2}, reverse=True):
                 if low >= theta:
@@ -144,6 +147,6 @@ def test_index_rows_built_by_columns_equal_the_rows_per_candidate() -> None:
     for n in (0, 1, 7, 8, 9, 64, 1000):
         for ids in (1, 8, 9, 59, 150):
             cands = [search.Candidate(0, (), (), 0, rng.getrandbits(ids)) for _ in range(n)]
-            rows = search._Index(cands, [1 << j for j in range(ids)])._build()
+            rows = CandidateIndex(cands, [1 << j for j in range(ids)])._build()
             assert rows == [sum(1 << i for i, c in enumerate(cands) if (c.sure >> j) & 1)
                             for j in range(ids)]

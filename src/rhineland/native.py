@@ -41,7 +41,16 @@ MODULES: tuple[str, ...] = (
     "rhineland.board.upgrades",
     "rhineland.board.legality.tile_lays",
     "rhineland.routes.graph",
-    "rhineland.routes.search",
+    "rhineland.routes.search.result",
+    "rhineland.routes.search.candidate",
+    "rhineland.routes.search.budget",
+    "rhineland.routes.search.bounds",
+    "rhineland.routes.search.walk",
+    "rhineland.routes.search.lists",
+    "rhineland.routes.search.index",
+    "rhineland.routes.search.level_bounds",
+    "rhineland.routes.search.branch_and_bound",
+    "rhineland.routes.search.run",
     "rhineland.routes.search_model",
     "rhineland.engine.legal.generate",
     "rhineland.engine.legal.trial",
@@ -49,7 +58,8 @@ MODULES: tuple[str, ...] = (
 )
 """The modules the native build compiles (one mypyc group: they call each other natively):
 the walks, the tile geometry they read (compiled, its fields are read without a lookup by
-name), lay checks and route search, and the legal-action generator, its trials and the
+name), lay checks and route search (every module of the ``routes.search`` package but its
+``__init__``, which only re-exports), and the legal-action generator, its trials and the
 observation encoder (every env step runs them)."""
 
 MANIFEST = "_native.json"
