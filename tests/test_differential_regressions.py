@@ -735,3 +735,24 @@ def test_a_metropolis_lag_lasts_into_the_companys_next_turn() -> None:
                                 slot=1))
     assert info.value.rule == "token.place"
     assert (cme.cash, list(cme.tokens)) == before
+
+
+def test_a_metropolis_lag_limits_the_companys_next_tile_lay() -> None:
+    """18Rhl, seed 11077 (random), #445: KEG upgrades Duisburg (D9) to X926; nobody lays
+    or places a token until KEG's next turn, so at its track step (#457) 18xx.games
+    still walks KEG's network from Moers (D7) as during that lay, D9 blocking as the
+    yellow tile did: it offers exactly the five lays below (none on C10 or E10, which
+    the green D9 would open) and refuses tile 1 on C10, "C10 is not legally rotated
+    for 1"."""
+    game = position("18Rhl_random11077_before457_metropolis_lag_tile_lay")
+    assert (game.round.current_entity(game).sym, game.round.step_name(game)) == ("KEG", "track")
+    lays = {(a.hex, a.tile.split("-")[0], a.rotation) for a in game.legal_actions()
+            if isinstance(a, LayTile)}
+    assert lays == {("B3", "28", 5), ("B5", "7", 5), ("B5", "8", 5), ("D5", "70", 2),
+                    ("D9", "929", 0)}
+    with pytest.raises(GameError) as info:
+        game.process(LayTile(entity="KEG", entity_type="corporation", hex="C10",
+                             tile="1-0", rotation=5))
+    assert info.value.rule == "track.connected"
+    assert (game.state.board.tile_at("C10").tile.name, game.corporation("KEG").cash) == (
+        "C10", 260)
