@@ -30,6 +30,7 @@ from rhineland.engine.actions import (
     SellShares,
     SpecialBuy,
 )
+from rhineland.engine.entities import MARKET
 from rhineland.engine.game import Game
 from rhineland.engine.legal import AmountRange
 from rhineland.engine.leniency import REPLAY_LENIENCIES
@@ -717,6 +718,31 @@ def test_a_bankrupt_president_sells_in_operating_order() -> None:
     assert game.round.current_entity(game).sym == "GVE"
     assert game.round.step_name(game) == "track"
     assert game.actions[-1].auto_actions == ()
+
+
+def test_a_bankrupt_presidents_shares_reach_the_market_as_acquired() -> None:
+    """18Rhl, seed 12085 (random), #436: RhE's president P2 goes bankrupt holding ADR_6
+    (bought at #230) and ADR_5 (bought back at #389); 18xx.games moves them to the
+    market in that order, ADR_6 first.  At #732 ADR's president P3 sells 20% of its 30%
+    (the 20% certificate and ADR_2): P5 takes the presidency and P3 takes back the
+    share longest in the market, ADR_6, so at #746 the market holds ADR_5, ADR_1,
+    ADR_2, ADR_4, ADR_8 in that order and refuses P1 ADR_6, "Cannot buy a share of
+    ADR"."""
+    game = position("18Rhl_random12085_before746_bankrupt_market_order")
+    adr = game.corporation("ADR")
+    assert [(c.index, c.owner) for c in adr.certificates] == [
+        (0, 5), (1, MARKET), (2, MARKET), (3, 1), (4, MARKET), (5, MARKET), (6, 3), (7, 1),
+        (8, MARKET)]
+    market = sorted((c for c in adr.certificates if c.owner == MARKET),
+                    key=lambda c: c.pool_seq)
+    assert [c.index for c in market] == [5, 1, 2, 4, 8]
+    assert {a.shares for a in game.legal_actions()
+            if isinstance(a, BuyShares) and a.shares[0].startswith("ADR")} == {("ADR_5",)}
+    cash = game.player(1).cash
+    with pytest.raises(GameError) as info:
+        game.process(BuyShares(entity=1, entity_type="player", shares=("ADR_6",), percent=10))
+    assert info.value.rule == "stock.buy_source"
+    assert (adr.certificates[6].owner, game.player(1).cash) == (3, cash)
 
 
 def test_a_metropolis_lag_lasts_into_the_companys_next_turn() -> None:

@@ -178,8 +178,9 @@ class Rhl(Title):
         corporations taken in operating order as it stands when they go bankrupt (per
         corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
         with another company's president's certificate when another player holds
-        enough to take it); the rest of their shares go to the market (but for those of
-        a corporation not yet parred, which stay with them), and each
+        enough to take it); the rest of their shares go to the market, per corporation
+        in the order they acquired them (but for those of a corporation not yet parred,
+        which stay with them), and each
         corporation they presided passes to the player with the most shares (ties:
         the first after them in player order) or, with no one at 20%, enters
         receivership; their privates close and their cash goes to the bank.  If
@@ -205,7 +206,7 @@ class Rhl(Title):
             sell_certificates(game, player, corp, certs, percent)
         contribution = player.cash
         for corp in parred:
-            held = corp.certs_of(player.id)
+            held = sorted(corp.certs_of(player.id), key=lambda c: c.pool_seq)  # as acquired
             if not held:
                 continue
             president = corp.president
