@@ -36,6 +36,7 @@ from rhineland.engine.legal import AmountRange
 from rhineland.engine.leniency import REPLAY_LENIENCIES
 from rhineland.errors import GameError
 from rhineland.io.export import load_export, parse_export, replay, to_export
+from rhineland.io.state_view import game_state
 
 DATA = Path(__file__).parent / "data" / "differential"
 
@@ -782,3 +783,16 @@ def test_a_metropolis_lag_limits_the_companys_next_tile_lay() -> None:
     assert info.value.rule == "track.connected"
     assert (game.state.board.tile_at("C10").tile.name, game.corporation("KEG").cash) == (
         "C10", 260)
+
+
+def test_the_game_ends_showing_the_last_actions_entity() -> None:
+    """18Rhl, seed 12012 (even), #736: ADR (in receivership) runs and withholds, DEE's
+    turn is skipped whole, and the game ends with the bank broken (-665M), values P3
+    3764 and the bankrupt P1, P2, P4 0.  With no step left 18xx.games shows the last
+    action's entity as current: ADR, not DEE (the last operator of the round)."""
+    game = position("18Rhl_even12012_end_last_action_entity")
+    assert game.state.finished
+    assert game.player_values() == {1: 0, 2: 0, 3: 3764, 4: 0}
+    state = game_state(game)
+    assert (state["bank"], state["current"]) == (-665, {"id": "ADR", "type": "corporation"})
+    assert game.state.round is not None and game.state.round.order[-1] == "DEE"

@@ -96,8 +96,18 @@ class OperatingRound(Round):
         return game.title.operator(game, self.order[self.index])
 
     def final_entity(self, game: Game) -> Any:
-        """The entity before the current index (the last operator once the round is
-        done), shown as current after the game ends; ``None`` without operators."""
+        """The entity shown as current after the game ends in this round: the one that
+        took the game's last action (18xx.games, with no step left, names the last
+        action's entity: even-12012 #736, ADR's run ends it and DEE, skipped, is not
+        shown); without actions the operator before the current index, ``None``
+        without operators."""
+        if game.actions:
+            last = game.actions[-1]
+            if last.entity_type == "player":
+                return game.player(int(last.entity))
+            if last.entity_type == "company":
+                return game.private(str(last.entity))
+            return game.title.operator(game, str(last.entity))
         if not self.order:
             return None
         return game.title.operator(game, self.order[min(self.index, len(self.order)) - 1])
