@@ -2,9 +2,10 @@
 
     .venv/bin/python bench/replay.py [-n 10] [EXPORT ...]
 
-Prints, per export, the median and minimum seconds per full replay (reading
-the JSON text, building the game, checking and applying every action,
-recording undo snapshots where the export undoes).  Defaults to the real
+Prints, per export, the median and minimum seconds per full replay as
+``rhineland replay`` makes it (reading the JSON text, building the game,
+checking and applying every action that stands at the end, as 18xx.games
+loads an export: :func:`rhineland.io.export.replay`).  Defaults to the real
 games in ../shared/fixtures.  Times are this process's CPU seconds
 (``time.process_time``): other work on a shared machine does not count.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import orjson
 
-from rhineland.io.export import game_from_export, parse_export, undo_targets
+from rhineland.io.export import parse_export, replay
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 DEFAULT = [
@@ -29,11 +30,7 @@ DEFAULT = [
 
 def replay_once(text: bytes) -> float:
     start = time.process_time()
-    export = parse_export(orjson.loads(text))
-    game = game_from_export(export)
-    targets = undo_targets(export.actions)
-    for i, action in enumerate(export.actions):
-        game.process(action, atomic=False, history=i in targets)
+    replay(parse_export(orjson.loads(text)))
     return time.process_time() - start
 
 

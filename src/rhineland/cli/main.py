@@ -125,7 +125,8 @@ def replay_cmd(export_file: str, until: int | None, as_json: bool, best: bool,
     done: list[tuple[int, Action, str]] = []  # (position, action, round label)
     label = ""
     try:
-        for i, action, g in replay_iter(export, until=until, trust_routes=trust):
+        for i, action, g in replay_iter(export, until=until, trust_routes=trust,
+                                        standing=True):
             game = g
             last_id = action.id
             done.append((i, action, label or g.round.label))

@@ -34,7 +34,7 @@ def replay_to(export_file: str, at: int | None, trust: bool) -> Game:
         fail_input(exc, False)
     game: Game | None = None
     try:
-        for _, _, g in replay_iter(export, until=at, trust_routes=trust):
+        for _, _, g in replay_iter(export, until=at, trust_routes=trust, standing=True):
             game = g
     except ExportError as exc:
         fail_input(exc, False)

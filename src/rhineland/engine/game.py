@@ -477,6 +477,17 @@ class Game:
             self._redo_stack.clear()
         self.actions.append(action)
 
+    def record(self, action: Action) -> None:
+        """Keep ``action`` in :attr:`actions` without checking or applying it: a loaded
+        export's action that a later undo reverts (no redo restoring it), and its undo
+        and redo markers.  18xx.games loads an export by applying only the standing
+        actions (``Engine::Game::Base.filtered_actions``); the others stay in the log
+        as written.  What was kept for undo is dropped (it no longer matches the log):
+        :meth:`undo` then has nothing to return to."""
+        self._undo_stack.clear()
+        self._redo_stack.clear()
+        self.actions.append(action)
+
     def _last_action_id(self) -> int:
         """The highest id among :attr:`actions` (0 if none), kept up to date as actions are
         appended (only the new ones are looked at)."""

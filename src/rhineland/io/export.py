@@ -15,7 +15,7 @@ by :func:`trusted_runs`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Required
@@ -390,51 +390,61 @@ def action_index(export: Export, action_id: int) -> int:
 
 def replay_iter(
     export: Export, game: Game | None = None, until: int | None = None, *,
-    trust_routes: bool = False,
+    trust_routes: bool = False, standing: bool = False,
 ) -> Iterator[tuple[int, Action, Game]]:
     """Replay the export, yielding ``(index, action, game)`` after each action.
 
-    Undone actions are applied live and then reverted, as on the server.
-    Raises :class:`ReplayError` at the first illegal action and
-    :class:`ExportError` when ``until`` is not an action id of the export.
-    ``trust_routes``: see :func:`replay` (for a new game; a given ``game`` keeps
-    its own leniencies).
+    Undone actions are applied live and then reverted, as on the server; with
+    ``standing`` the export is loaded as 18xx.games loads one: only the actions that
+    stand at the end (or at ``until``: :func:`standing_positions`) are checked and
+    applied, and the others (undone actions, undos, redos) are kept in
+    ``game.actions`` unapplied (:meth:`~rhineland.engine.game.Game.record`), so their
+    yields show the state unchanged.  Raises :class:`ReplayError` at the first
+    illegal action applied and :class:`ExportError` when ``until`` is not an action
+    id of the export.  ``trust_routes``: see :func:`replay` (for a new game; a given
+    ``game`` keeps its own leniencies).
     """
-    if until is not None:
-        action_index(export, until)
+    actions = export.actions
+    last = len(actions) - 1 if until is None else action_index(export, until)
     if game is None:
         game = game_from_export(export, trust_routes=trust_routes)
-    targets = undo_targets(export.actions)
-    for i, action in enumerate(export.actions):
-        try:
-            game.process(action, atomic=False, history=i in targets)
-        except GameError as exc:
-            raise ReplayError(action.id, str(exc), exc.rule) from None
+    if standing:
+        applied = standing_positions(actions[: last + 1])
+        targets: set[int] = set()
+    else:
+        applied = set(range(last + 1))
+        targets = undo_targets(actions)
+    for i in range(last + 1):
+        action = actions[i]
+        if i in applied:
+            try:
+                game.process(action, atomic=False, history=i in targets)
+            except GameError as exc:
+                raise ReplayError(action.id, str(exc), exc.rule) from None
+        else:
+            game.record(action)
         yield i, action, game
-        if until is not None and action.id == until:
-            return
 
 
-def replay(export: Export, until: int | None = None,
-           on_action: Callable[[int, Action, Game], None] | None = None, *,
-           trust_routes: bool = False) -> Game:
+def replay(export: Export, until: int | None = None, *, trust_routes: bool = False,
+           live: bool = False) -> Game:
     """Replay every action (or up to id ``until``) and return the game.
 
-    Every rule is checked: a run whose routes the rules reject (a route's track,
-    token, stops, distance, or its recorded revenue) stops the replay with a
-    :class:`ReplayError` naming the rule.  With ``trust_routes`` the replay is
-    18xx.games': such a run is applied with the revenue each train records (the
-    dividend follows from it as recorded) and listed by :func:`trusted_runs`
-    (``game.leniencies_used``) with the rule, the message, and the train's
-    recorded revenue against the rules' where its route is legal.  Other actions the
-    rules refuse but the reference engine accepted are accepted under a named
-    leniency; ``game.leniencies_used`` lists each of them.
+    The export is loaded as 18xx.games loads one: the actions standing at the end
+    are applied in order, and those an undo reverted are kept unapplied
+    (:func:`replay_iter` with ``standing``); with ``live`` every action is applied as
+    it was made and the undone ones are reverted (the same final state; an undone
+    action is then checked too).  Every rule is checked: a run whose routes the
+    rules reject (a route's track, token, stops, distance, or its recorded revenue)
+    stops the replay with a :class:`ReplayError` naming the rule.  With
+    ``trust_routes`` the replay is 18xx.games': such a run is applied with the
+    revenue each train records (the dividend follows from it as recorded) and listed
+    by :func:`trusted_runs` (``game.leniencies_used``) with the rule, the message,
+    and the train's recorded revenue against the rules' where its route is legal.
+    Other actions the rules refuse but the reference engine accepted are accepted
+    under a named leniency; ``game.leniencies_used`` lists each of them.
     """
-    game: Game | None = None
-    for i, action, g in replay_iter(export, until=until, trust_routes=trust_routes):
-        game = g
-        if on_action is not None:
-            on_action(i, action, g)
-    if game is None:
-        game = game_from_export(export, trust_routes=trust_routes)
+    game = game_from_export(export, trust_routes=trust_routes)
+    for _ in replay_iter(export, game, until, standing=not live):
+        pass
     return game
