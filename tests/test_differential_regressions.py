@@ -796,3 +796,25 @@ def test_the_game_ends_showing_the_last_actions_entity() -> None:
     state = game_state(game)
     assert (state["bank"], state["current"]) == (-665, {"id": "ADR", "type": "corporation"})
     assert game.state.round is not None and game.state.round.order[-1] == "DEE"
+
+
+def test_a_holding_over_the_limit_that_cannot_be_sold_does_not_force_a_sale() -> None:
+    """1893 play.rb g1014015 (a reference game), SR 7: Player 1 holds 70% of HGK, formed
+    by the merger just before and not yet operated, so none of it can be sold; at 9 of 12
+    certificates they are not forced to sell and buy AGV_4 from the market at 135M
+    (#355, which we refused with stock.must_sell)."""
+    game = position("1893_playrb1014015_before355_unsellable_over_holding_limit")
+    p1 = game.player(1001)
+    assert game.corporation("HGK").percent_of(1001) == 70
+    assert not game.corporation("HGK").operated
+    assert not game.title.must_sell(game, game.round, p1)
+    offered = game.legal_actions()
+    assert Pass(entity=1001) in offered
+    buys = {(a.shares, a.percent) for a in offered if isinstance(a, BuyShares)
+            and a.shares[0].startswith("AGV_")}
+    assert (("AGV_4",), 10) in buys
+    game.process(BuyShares(entity=1001, shares=("AGV_4",), percent=10))
+    state = game_state(game)["players"]["1001"]
+    assert state["cash"] == 216  # the reference's trace after #355
+    assert state["shares"] == {"DE": 20, "RSE": 30, "AGV": 10, "HGK": 70}
+    assert game.acting_entities() == [1002]

@@ -254,16 +254,21 @@ class StockRules:
 
     def must_sell(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Whether ``player`` must sell shares before anything else in their stock-round
-        turn: they hold more certificates than the limit, or more than a corporation's
-        holding limit (60%) of it, and some share sale is possible now.  The turn then
-        offers share sales only (plus the title's :meth:`actions_while_must_sell`), no
-        pass: the reference engine's ``must_sell?`` (a player over a limit after a
-        merger, an exchange or a presidency change sells down first)."""
-        over = rnd.cert_count(game, player) > self.cert_limit(game) or any(
+        turn: they hold more certificates than the limit and some share sale is possible
+        now, or more than a corporation's holding limit (60%) of one whose shares they
+        can sell now (over the limit of a corporation they cannot sell, e.g. one formed
+        by a merger that has not operated yet, they act as usual: 1893 play.rb
+        g1014015 #355, HGK 70%).  The turn then offers share sales only (plus the
+        title's :meth:`actions_while_must_sell`), no pass: the reference engine's
+        ``must_sell?`` (a player over a limit after a merger, an exchange or a
+        presidency change sells down first)."""
+        if rnd.cert_count(game, player) > self.cert_limit(game):
+            return self.can_sell_shares(game, rnd, player)
+        return any(
             c.percent_of(player.id) > c.spec.max_ownership_percent
+            and self.can_sell_shares(game, rnd, player, c)
             for c in game.corporations.values() if not c.closed
         )  # the limits first: cheaper than the sale search, and seldom passed
-        return over and self.can_sell_shares(game, rnd, player)
 
     def actions_while_must_sell(self, game: Game, rnd: StockRound,
                                 player: Player) -> frozenset[str]:
@@ -272,14 +277,15 @@ class StockRules:
         limits, no pass)."""
         return frozenset()
 
-    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player) -> bool:
-        """Whether ``player`` can sell a share bundle now: before buying, a bundle of an
-        operated corporation that fits in the market pool (:meth:`sale_bundle_percents`).
-        Title hook; 1893: none in SR 1."""
+    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player,
+                        of: Corporation | None = None) -> bool:
+        """Whether ``player`` can sell a share bundle now (of corporation ``of`` only,
+        when given): before buying, a bundle of an operated corporation that fits in the
+        market pool (:meth:`sale_bundle_percents`).  Title hook; 1893: none in SR 1."""
         if rnd.bought_this_turn:
             return False
         limit = game.data.rules.get("market_share_limit", 50)
-        for corp in game.corporations.values():
+        for corp in game.corporations.values() if of is None else (of,):
             if not corp.operated or corp.closed:
                 continue
             room = limit - corp.percent_of(MARKET)

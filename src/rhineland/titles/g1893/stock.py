@@ -432,11 +432,12 @@ class CologneStock(Title):
         """Bonds can always be sold back (after the first SR); shares as usual."""
         return self.can_sell_bond(game, rnd, player) or self.can_sell_shares(game, rnd, player)
 
-    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player) -> bool:
+    def can_sell_shares(self, game: Game, rnd: StockRound, player: Player,
+                        of: Corporation | None = None) -> bool:
         """No share is sold in the first SR; afterwards as usual."""
         if game.state.turn == 1:
             return False
-        return super().can_sell_shares(game, rnd, player)
+        return super().can_sell_shares(game, rnd, player, of)
 
     def can_sell_bond(self, game: Game, rnd: StockRound, player: Player) -> bool:
         """Whether ``player`` may sell a bond back now: they hold one, after the first
