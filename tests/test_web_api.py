@@ -69,7 +69,8 @@ def test_create_and_read_a_game(client: TestClient) -> None:
     assert [p["cash"] for p in st["players"]] == [600, 600, 600]
     assert st["bank"] == 9000 - 3 * 600
     assert st["round"] == "Auction 1" and not st["finished"] and st["result"] is None
-    assert st["status"] == "Auction 1 · waterfall_auction · Ann to act"
+    assert st["status"] == ("Private auction · buy the cheapest private or bid on another · "
+                            "Ann to act")  # in words: no step name
     lobby = client.get("/api/games").json()
     assert [x["id"] for x in lobby] == [g["id"]]
     assert lobby[0]["players"][1] == {"id": 2, "name": "Ben", "bot": None, "url": None}
@@ -563,7 +564,7 @@ def test_a_finished_game_shows_its_result(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     gid, ann = r.json()["id"], r.json()["seats"][0]["secret"]
     st = client.get(f"/api/games/{gid}").json()
-    assert st["finished"] and st["acting"] == [] and st["status"] == "game over (bank)"
+    assert st["finished"] and st["acting"] == [] and st["status"] == "game over: the bank is broken"
     assert st["result"] == {k: int(v) for k, v in data["result"].items()}
     export = client.get(f"/api/games/{gid}/export").json()
     assert export["result"] == st["result"] and export["status"] == "finished"

@@ -29,25 +29,27 @@ SHOTS = Path(tempfile.gettempdir()) / "rhineland-web-shots"
 PASS_ROUND = [(2, "pass"), (3, "pass"), (4, "pass")]
 # (seat, hex to click first or None, the button's text), in the worked example's order
 OPENING: list[tuple[int, str | None, str]] = [
-    (1, None, "bid 20M on PWB"), (2, None, "bid 30M on KEO"), (3, None, "bid 50M on Szl"),
-    (4, None, "bid 80M on Tjt"), (1, None, "pass"), (2, None, "bid 120M on NLK"),
-    (3, None, "bid 140M on RhE"),
-    (3, None, "par RhE at 70M"), (1, None, "par ADR at 80M"),
+    (1, None, "buy PWB for 20M"), (2, None, "buy KEO for 30M"), (3, None, "buy Szl for 50M"),
+    (4, None, "buy Tjt for 80M"), (1, None, "pass"), (2, None, "buy NLK for 120M"),
+    (3, None, "buy RhE for 140M"),
+    (3, None, "par RhE at 70M"),
+    (1, None, "par ADR at 80M: its 20% president's certificate for 160M"),
     *[(s, None, t) for s, t in PASS_ROUND],
     *[(s, None, t) for _ in range(3)
-      for s, t in [(1, "buy 10% ADR from the IPO"), *PASS_ROUND]],
+      for s, t in [(1, "buy 10% of ADR from the IPO for 80M"), *PASS_ROUND]],
     # OR 1: ADR lays tile 4 on K4, places a token at Düren (the example passes here),
     # buys a 2-train; RhE passes
-    (1, "K4", "ADR: lay tile 4 on K4 (rotation 1)"),
-    (1, "K6", "ADR: place a token in Düren (K6)"),
-    (1, None, "ADR: buy a 2 train (2-0) from the depot for 100M"),
-    (1, None, "ADR: pass"), (3, None, "RhE: pass"), (3, None, "RhE: pass"),
+    (1, "K4", "ADR: lay tile 4 on K4, rotation 1"),
+    (1, "K6", "ADR: place a token in Düren (K6) for 60M"),
+    (1, None, "ADR: buy a 2-train from the depot for 100M"),
+    (1, None, "ADR: pass: buy no train"), (3, None, "RhE: pass: lay no track"),
+    (3, None, "RhE: pass: buy no train"),
     # SR 2: everyone passes
     (4, None, "pass"), (1, None, "pass"), (2, None, "pass"), (3, None, "pass"),
     # OR 2: ADR runs Aachen - town - Düren for 50M and pays out
-    (1, None, "ADR: pass"),
+    (1, None, "ADR: pass: lay no track"),
     (1, None, "ADR: run trains on the best routes (50M)"),
-    (1, None, "ADR: payout"),
+    (1, None, "ADR: pay out 50M (5M a share)"),
 ]
 
 
@@ -125,10 +127,12 @@ def test_two_people_play_the_worked_example_opening_in_the_browser(tmp_path: Pat
             assert {s: pg.evaluate("window.rhinelandLoaded") for s, pg in pages.items()} \
                 == loaded  # no page was reloaded
             assert all(pg.locator("#conn").inner_text() == "live" for pg in pages.values())
-            cash = {s: pages[2].locator(f'#players tr[data-player="{s}"] td').nth(1)
+            cash = {s: pages[2].locator(f'#sheet tfoot td.cash[data-player="{s}"]')
                     .inner_text() for s in pages}
-            adr = pages[4].locator('#companies tr[data-company="ADR"] td')
-            adr_cells = [adr.nth(i).inner_text() for i in range(9)]
+            adr = pages[4].locator('#sheet tr[data-company="ADR"]')
+            adr_cells = [adr.locator(f"td.{k}").inner_text()
+                         for k in ("price", "treasury", "trains", "tokens", "revenue")]
+            adr_p1 = adr.locator('td[data-player="1"]').inner_text()
             log = pages[1].locator("#log li").all_inner_texts()
             browser.close()
         export = httpx.get(f"{base}/api/games/{gid}/export").json()
@@ -138,9 +142,11 @@ def test_two_people_play_the_worked_example_opening_in_the_browser(tmp_path: Pat
     assert cash == {p.id: f"{p.cash}M" for p in example.players}
     assert cash[1] == "65M"  # 450 - 20 - 160 - 3 x 80 + 2 x 5 (PWB) + 25 (half of 50)
     ex_adr = example.corporations["ADR"]
-    assert adr_cells[:5] == ["ADR", "P1", f"{ex_adr.share_price.price}M", "80M",  # type: ignore[union-attr]
+    assert adr_p1 == "50% P"  # P1 presides: 20% + 3 x 10%
+    assert adr_cells[:2] == [f"{ex_adr.share_price.price}M",  # type: ignore[union-attr]
                              f"{ex_adr.cash - 60}M"]  # less the token at Düren
-    assert adr_cells[5] == "2" and adr_cells[6].startswith("K2 K6")  # the 2nd 2-train: next
+    # one 2-train (limit 4), two of three tokens placed (home, Düren), the run paid out
+    assert adr_cells[2:] == ["2 (limit 4)", "1 of 3 left (next 80M)", "50M paid out"]
     assert any("50" in line for line in log)
     actions = export["actions"]
     assert len(actions) == len(OPENING)
@@ -185,20 +191,20 @@ def test_lobby_new_game_against_a_bot_with_clock_and_undo(tmp_path: Path) -> Non
         link.click()
         page.wait_for_selector('body[data-last-action-id="0"] #map svg')
         assert page.locator("#turn").inner_text() == "your turn"
-        clock = page.locator('#players td.clock[data-player="1"]').inner_text()
+        clock = page.locator('#sheet td.clock[data-player="1"]').inner_text()
         assert clock in ("5:00", "4:59", "4:58")
-        page.locator("#actions").get_by_role("button", name="bid 150M on EVA",
+        page.locator("#actions").get_by_role("button", name="buy EVA for 150M",
                                              exact=True).click()
         # the bot answers on the server; the page follows (events) until Ann is to act
         # (a selector, not a page function: the page's CSP allows no script but its own)
         page.wait_for_selector('body:not([data-last-action-id="0"]):not([data-last-action-id='
                                '"1"]) #turn[data-mine="1"]')
         after = int(page.evaluate("document.body.dataset.lastActionId"))
-        assert "EVA" in page.locator('#players tr[data-player="1"]').inner_text()
+        assert "EVA" in page.locator('#sheet td.privates[data-player="1"]').inner_text()
         page.get_by_role("button", name="Undo my last action").click()
         page.wait_for_selector(f'body[data-last-action-id="{after + 1}"]')
         assert page.locator("#turn").inner_text() == "your turn"
-        assert "EVA" not in page.locator('#players tr[data-player="1"]').inner_text()
+        assert "EVA" not in page.locator('#sheet td.privates[data-player="1"]').inner_text()
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "5-lobby-game-after-undo.png"))
         browser.close()
@@ -247,7 +253,7 @@ def test_edit_a_route_by_its_stops_on_the_map(tmp_path: Path) -> None:
             == ["K2", "K4", "K6"]
         page.get_by_role("button", name="run these routes").click()
         page.wait_for_selector(f'body[data-last-action-id="{run_at + 1}"]')
-        assert "ADR runs a 2-0-train for 50M" in page.locator("#log").inner_text()
+        assert "ADR runs a 2-train for 50M" in page.locator("#log").inner_text()
         browser.close()
         export = httpx.get(f"{base}/api/games/{g['id']}/export").json()
     # the browser logs the refused request; nothing else went wrong

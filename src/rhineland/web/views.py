@@ -1,7 +1,9 @@
 """What the API shows of a game: its state, a seat's legal actions, the drawings.
 
 Money is in M (Mark).  Legal actions come from ``Game.legal_actions()`` only (the page
-never works out a rule): each entry is ``{"action": export record, "text": ...}``, with
+never works out a rule): each entry is ``{"action": export record, "text": ..., "cost":
+...}`` (the text as a player says it, :func:`~rhineland.io.describe.spoken`; the cost in
+M, the least of a range, negative for money received, ``None`` for none), with
 ``"amount": {"field", "min", "max", "step"}`` for a decision with an amount (a bid, a
 price) and ``"routes": "best"`` for a run (the action then holds the best routes,
 ``"trains"`` the train ids of the company: the page edits a train's route by its
@@ -19,16 +21,27 @@ from rhineland.engine.actions import LayTile, PlaceToken
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.legal import AmountRange, RouteChoice
 from rhineland.errors import GameError
-from rhineland.io.describe import describe, status_line
+from rhineland.io.describe import player_status, spoken
 from rhineland.render import render_svg, svg
 from rhineland.render.panels import draw_panels
+from rhineland.web.page import (
+    company_cards,
+    market_grid,
+    spreadsheet,
+    tile_manifest,
+    train_roster,
+)
+from rhineland.web.page import log_sections as _log_sections
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.web.store import Live
 
 LOG_LINES = 60
-"""How many of the last log lines the state carries."""
+"""How many of the last log lines the state carries in ``log``."""
+
+LOG_SECTION_LINES = 300
+"""How many of the last log lines the state carries in ``log_sections``."""
 
 
 def state_view(live: Live, seat: int | None = None, now: int | None = None) -> dict[str, Any]:
@@ -36,7 +49,16 @@ def state_view(live: Live, seat: int | None = None, now: int | None = None) -> d
     ``last_action_id`` (send it back with an action), players, companies, bank, phase,
     the last :data:`LOG_LINES` log lines, ``clock`` (:func:`clock_view` at ``now``, Unix
     seconds) and ``result`` (player id -> score in M) once finished.  ``seat``: the
-    player id of the asking seat (``None``: a spectator)."""
+    player id of the asking seat (``None``: a spectator).
+
+    ``status`` is in words (no step name); the player's page reads ``cards``
+    (:func:`~rhineland.web.page.company_cards`), ``market``
+    (:func:`~rhineland.web.page.market_grid`), ``sheet``
+    (:func:`~rhineland.web.page.spreadsheet`), ``roster``
+    (:func:`~rhineland.web.page.train_roster`), ``tiles``
+    (:func:`~rhineland.web.page.tile_manifest`) and ``log_sections`` (the last
+    :data:`LOG_SECTION_LINES` lines as sentences under round headings,
+    :func:`~rhineland.web.page.log_sections`)."""
     game = live.game
     finished = game.is_terminal
     acting = [] if finished else game.acting_entities()
@@ -48,7 +70,7 @@ def state_view(live: Live, seat: int | None = None, now: int | None = None) -> d
         "last_action_id": live.last_action_id,
         "n_actions": live.n_actions,
         "finished": finished,
-        "status": status_line(game),
+        "status": player_status(game),
         "round": game.round.label if game.state.round is not None else "",
         "phase": game.phase.name,
         "bank": game.bank.cash,
@@ -56,12 +78,24 @@ def state_view(live: Live, seat: int | None = None, now: int | None = None) -> d
         "players": [_player(game, live, p.id) for p in game.players],
         "corporations": _companies(game),
         "log": game.log[-LOG_LINES:],
+        "log_sections": _log_sections(game, LOG_SECTION_LINES),
+        "cards": company_cards(game),
+        "market": market_grid(game),
+        "sheet": spreadsheet(game),
+        "roster": train_roster(game),
+        "tiles": tile_manifest(game),
+        "train_limit": _train_limit(game),
         "result": ({str(k): v for k, v in game.result().items()} if finished else None),
         "clock": clock_view(live, acting, int(time.time()) if now is None else now),
     }
     if seat is not None and not finished:
         out["can_undo"] = _may_undo(live, seat)
     return out
+
+
+def _train_limit(game: Game) -> dict[str, int]:
+    limit = game.phase.train_limit
+    return {"corporation": limit, "minor": limit} if isinstance(limit, int) else dict(limit)
 
 
 def clock_view(live: Live, acting: list[int], now: int) -> dict[str, Any] | None:
@@ -135,13 +169,15 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
     game = live.game
     if game.is_terminal or seat not in game.acting_entities():
         return []
-    token_hex = _token_hexes(game)
+    token_hex, token_costs = _token_hexes(game)
+    lay_costs = {(lay.hex, lay.tile, lay.rotation): lay.cost for lay in game.legal_tile_lays()}
     out: list[dict[str, Any]] = []
     for choice in game.legal_actions():
         named = choice.action if isinstance(choice, AmountRange) else choice
         if not game.decides_for(seat, named.entity_type, named.entity):
             continue  # another seat's (e.g. a discard of another crowded company)
-        entry: dict[str, Any] = {"text": describe(game, choice)}
+        text, cost = spoken(game, choice, lay_costs, token_costs)
+        entry: dict[str, Any] = {"text": text, "cost": cost}
         if isinstance(choice, AmountRange):
             entry["action"] = choice.action.to_json()
             entry["amount"] = {"field": choice.field, "min": choice.min, "max": choice.max,
@@ -156,6 +192,7 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
             entry["trains"] = [t.id for t in game.title.operator(game, choice.entity).trains]
             revenue = sum(int(r.get("revenue", 0)) for r in best.routes)
             entry["text"] = f"{choice.entity}: run trains on the best routes ({revenue}M)"
+            entry["revenue"] = revenue
         else:
             entry["action"] = choice.to_json()
             if isinstance(choice, LayTile):
@@ -166,14 +203,17 @@ def legal_view(live: Live, seat: int) -> list[dict[str, Any]]:
     return out
 
 
-def _token_hexes(game: Game) -> dict[str, str]:
-    """City id (``"<tile id>-<part>"``) -> hex of every legal token placement now."""
-    out: dict[str, str] = {}
+def _token_hexes(game: Game) -> tuple[dict[str, str], dict[str, int]]:
+    """City id (``"<tile id>-<part>"``) -> hex, and -> price (M), of every legal token
+    placement now."""
+    hexes: dict[str, str] = {}
+    prices: dict[str, int] = {}
     for spot in game.legal_tokens():
         placed = game.board.tile_at(spot.hex)
         part = placed.tile.cities[spot.city].part
-        out[f"{placed.tile_id}-{part}"] = spot.hex
-    return out
+        hexes[f"{placed.tile_id}-{part}"] = spot.hex
+        prices[f"{placed.tile_id}-{part}"] = spot.price
+    return hexes, prices
 
 
 def map_svg(game: Game) -> str:

@@ -72,11 +72,21 @@ function drawAll() {
     turn.textContent = mine ? "your turn" : `waiting for ${state.acting.map(playerName).join(", ")}`;
   }
   $("#undo").hidden = !state.can_undo;
+  const mePlayer = state.players.find((p) => p.id === me);
+  $("#bankline").textContent = (mePlayer ? `your cash ${mePlayer.cash}M · ` : "") +
+    `bank ${state.bank}M · phase ${state.phase}`;
   drawActions();
   drawTables();
-  $("#panels").src = `/api/games/${encodeURIComponent(gameId)}/panels.svg?v=${state.last_action_id}`;
-  const log = $("#log");
-  log.replaceChildren(...state.log.slice().reverse().map((line) => el("li", {}, line)));
+  drawLog();
+}
+
+// the log, newest first: each round under its heading ("SR 1", "OR 2.1")
+function drawLog() {
+  const sections = state.log_sections.slice().reverse().map((s) => el("section",
+    { class: "log-round", "data-round": s.round },
+    s.heading ? el("h4", {}, s.heading) : "",
+    el("ol", {}, ...s.lines.slice().reverse().map((line) => el("li", {}, line)))));
+  $("#log").replaceChildren(...sections);
 }
 
 // -- the map ------------------------------------------------------------------------
@@ -131,10 +141,29 @@ function drawHexPanel() {
 }
 
 // -- actions ------------------------------------------------------------------------
+// each kind of action as a player says it (headings, hints)
+const WORDS = {
+  bid: "buy or bid", par: "par a company", buy_shares: "buy shares", sell_shares: "sell shares",
+  lay_tile: "lay or upgrade track", place_token: "place a token", run_routes: "run trains",
+  dividend: "pay out or withhold", buy_train: "buy a train", discard_train: "discard a train",
+  buy_company: "buy a private company", sell_company: "sell a private company",
+  special_buy: "vote", assign: "pay", pass: "pass", bankrupt: "go bankrupt",
+  take_loan: "take a loan",
+};
+function words(type) { return WORDS[type] || type.replaceAll("_", " "); }
+
+// the full name of the private company or minor an action names (a button's tooltip)
+function cardTitle(a) {
+  const sym = a.company || a.minor;
+  const card = sym && state.cards.find((c) => c.sym === sym);
+  return card ? `${card.name}: ${card.abilities.join(" ")}` : null;
+}
 function actionButton(entry, label = entry.text) {
   const a = entry.action;
   const b = el("button", { type: "button", class: "act", "data-type": a.type,
-                           "data-hex": entry.hex || null }, label);
+                           "data-hex": entry.hex || null,
+                           "data-cost": entry.cost === null || entry.cost === undefined ? null : entry.cost,
+                           title: cardTitle(a) }, label);
   b.addEventListener("click", () => send(a));
   return b;
 }
@@ -142,7 +171,7 @@ function actionButton(entry, label = entry.text) {
 // many choices of one kind (e.g. every corporation's par prices): a list and one button
 const LIST_LIMIT = 8;
 function choiceList(type, entries) {
-  const select = el("select", { "data-type": type, "aria-label": type.replaceAll("_", " ") });
+  const select = el("select", { "data-type": type, "aria-label": words(type) });
   entries.forEach((e, i) => select.append(el("option", { value: i }, e.text)));
   const b = el("button", { type: "button", class: "act", "data-type": type }, "go");
   b.addEventListener("click", () => send(entries[Number(select.value)].action));
@@ -154,10 +183,15 @@ function amountRow(entry) {
   const { field, min, max, step } = entry.amount;
   const input = el("input", { type: "number", min, max, step, value: min, "data-field": field,
                               "aria-label": `${entry.text}: amount (M)` });
+  const cost = el("span", { class: "cost" }, `you pay ${min}M`);
+  input.addEventListener("input", () => {
+    cost.textContent = entry.cost !== null && entry.cost < 0 ? `you receive ${input.value}M`
+      : `you pay ${input.value}M`;
+  });
   const b = el("button", { type: "button", class: "act", "data-type": a.type }, "go");
   b.addEventListener("click", () => send({ ...a, [field]: Number(input.value) }));
   return el("div", { class: "amount", "data-type": a.type, "data-text": entry.text },
-            el("span", {}, `${entry.text} `), input, b);
+            el("span", {}, `${entry.text} `), input, b, cost);
 }
 
 // a run: the best routes, each train's route editable by its stops (click the stops on
@@ -235,13 +269,13 @@ function drawActions() {
     groups.get(t).push(e);
   }
   if (onMap.length) {
-    const kinds = [...new Set(onMap.map((e) => e.action.type.replace("_", " ")))].join(" or ");
+    const kinds = [...new Set(onMap.map((e) => words(e.action.type)))].join(" or ");
     const hexes = new Set(onMap.map((e) => e.hex));
     box.append(el("p", { class: "hint" }, `${kinds}: click one of the ${hexes.size} highlighted hexes (${[...hexes].sort().join(", ")})`));
   }
   for (const [type, entries] of groups) {
     const group = el("div", { class: "group", "data-group": type });
-    if (groups.size > 1 || entries.length > 6) group.append(el("h4", {}, type.replaceAll("_", " ")));
+    if (groups.size > 1 || entries.length > 6) group.append(el("h4", {}, words(type)));
     const plain = entries.filter((e) => !e.amount && !e.routes);
     if (plain.length > LIST_LIMIT) group.append(choiceList(type, plain));
     for (const e of entries) {
@@ -278,29 +312,157 @@ $("#undo").addEventListener("click", async () => {
 });
 
 // -- tables -------------------------------------------------------------------------
+const money = (m) => (m === null || m === undefined ? "–" : `${m}M`);
+
+// a company's symbol in its colours
+function badge(sym) {
+  const b = el("span", { class: "badge", "data-company": sym }, sym);
+  const c = state.market.colors[sym];
+  if (c) { b.style.backgroundColor = c[0]; b.style.color = c[1]; }
+  return b;
+}
+
 function drawTables() {
-  const players = $("#players tbody");
-  players.replaceChildren(...state.players.map((p) => el("tr",
-    { "data-player": p.id, class: state.acting.includes(p.id) ? "acting" : null },
-    el("td", {}, p.name + (p.bot ? ` (${p.bot})` : "") + (p.bankrupt ? " (bankrupt)" : "")),
-    el("td", {}, `${p.cash}M`),
-    el("td", {}, Object.entries(p.shares).map(([s, pct]) => `${s} ${pct}%`).join(", ") || "–"),
-    el("td", {}, p.privates.join(", ") || "–"),
-    el("td", {}, `${p.value}M`),
-    el("td", { class: "clock", "data-player": p.id }, ""))));
+  drawSheet();
+  drawMarket();
+  drawCards();
+  drawRoster();
+  drawTiles();
+}
+
+// 18xx.games' spreadsheet: a row per company (shares per player, IPO, market, prices,
+// treasury, trains, tokens, privates, last revenue), the players' totals below
+function drawSheet() {
+  const { players, companies } = state.sheet;
+  const bots = Object.fromEntries(state.players.map((p) => [p.id, p.bot]));
+  for (const p of players) p.bot = bots[p.id];
+  const flags = (p) => (p.bot ? ` (${p.bot})` : "") + (p.bankrupt ? " (bankrupt)" : "") +
+    (p.priority ? " ★" : "");
+  $("#sheet thead").replaceChildren(el("tr", {}, el("th", {}, "company"),
+    ...players.map((p) => el("th", { class: state.acting.includes(p.id) ? "player acting" : "player",
+                                     "data-player": p.id },
+      p.name + flags(p))),
+    ...["IPO", "market", "price", "par", "treasury", "trains", "tokens", "privates", "last run"]
+      .map((t) => el("th", {}, t))));
+  const limit = state.train_limit;
+  $("#sheet tbody").replaceChildren(...companies.map((c) => {
+    const pres = c.president === null ? "receivership" : c.president;
+    const row = el("tr", { "data-company": c.sym, class: c.kind },
+      el("th", { title: `${c.name} · president: ${pres}` }, badge(c.sym)),
+      ...players.map((p) => {
+        const pct = c.kind === "minor" ? (c.president === p.name ? "owner" : "")
+          : (p.shares[c.sym] ? `${p.shares[c.sym]}%${p.president_of.includes(c.sym) ? " P" : ""}` : "");
+        return el("td", { "data-player": p.id, class: "share" }, pct);
+      }),
+      el("td", {}, c.ipo === null ? "" : `${c.ipo}%`),
+      el("td", {}, c.market === null ? "" : `${c.market}%`),
+      el("td", { class: "price" }, money(c.price)),
+      el("td", {}, c.par === null ? "" : money(c.par)),
+      el("td", { class: "treasury" }, money(c.cash)),
+      el("td", { class: "trains" }, (c.trains.join(" ") || "–") +
+         ` (limit ${c.kind === "minor" ? limit.minor : limit.corporation})`),
+      el("td", { class: "tokens" }, `${c.tokens_left} of ${c.tokens} left` +
+         (c.next_token ? ` (next ${c.next_token}M)` : "")),
+      el("td", {}, c.privates.join(", ")),
+      el("td", { class: "revenue" }, c.last_revenue === null ? "–"
+        : `${c.last_revenue}M${c.last_kind ? ` ${c.last_kind === "payout" ? "paid out" : c.last_kind === "withhold" ? "withheld" : "half paid"}` : ""}`));
+    return row;
+  }));
+  const foot = (label, cls, cell) => el("tr", { class: cls }, el("th", {}, label),
+    ...players.map((p) => el("td", { "data-player": p.id, class: cls }, cell(p))),
+    el("td", { colspan: 9 }, ""));
+  $("#sheet tfoot").replaceChildren(
+    foot("cash", "cash", (p) => `${p.cash}M`),
+    foot("value", "value", (p) => `${p.value}M`),
+    foot("certificates", "certs", (p) => `${p.certs} of ${p.cert_limit}`),
+    foot("privates", "privates", (p) => p.privates.join(", ") + (p.bonds ? ` ${p.bonds}× AdSK` : "") || "–"),
+    foot("clock", "clock", () => ""));
   fetchedAt = Date.now();
   drawClocks();
-  const corps = $("#companies tbody");
-  corps.replaceChildren(...state.corporations.map((c) => el("tr", { "data-company": c.sym },
-    el("td", {}, c.sym),
-    el("td", {}, c.president === null ? "receivership" : playerName(c.president)),
-    el("td", {}, c.price === null ? "–" : `${c.price}M`),
-    el("td", {}, c.par === null ? "–" : `${c.par}M`),
-    el("td", {}, `${c.cash}M`),
-    el("td", {}, c.trains.join(" ") || "–"),
-    el("td", {}, c.tokens.join(" ") + (c.tokens_left === null ? "" : ` (${c.tokens_left} left)`)),
-    el("td", {}, c.ipo === null ? "–" : `${c.ipo}%`),
-    el("td", {}, c.market === null ? "–" : `${c.market}%`))));
+}
+
+// the stock market: each cell its price, the companies on it in their colours
+function drawMarket() {
+  const rows = state.market.rows;
+  $("#market-grid tbody").replaceChildren(...rows.map((row, r) => el("tr", { "data-row": r },
+    ...row.map((cell, col) => {
+      if (!cell) return el("td", { class: "none" }, "");
+      const td = el("td", { class: cell.par ? "cell par" : "cell", "data-price": cell.price,
+                            "data-col": col, title: cell.par ? "par price" : null },
+        el("div", { class: "price" }, String(cell.price)),
+        ...cell.companies.map((sym) => badge(sym)));
+      if (cell.companies.length) td.classList.add("held");
+      return td;
+    }))));
+}
+
+function cardNode(c) {
+  const facts = [`face value ${c.value}M`];
+  if (c.kind === "bonds") facts.push(`${c.count} bonds`, `revenue ${c.revenue}M each`);
+  else if (c.kind === "minor") {
+    facts.push(`home ${c.home}`, `treasury ${c.cash}M`, `trains ${c.trains.join(" ") || "–"}`,
+               `last run ${c.revenue === null ? "–" : `${c.revenue}M`}`);
+  } else facts.push(`revenue ${c.revenue}M`);
+  const owner = c.kind === "bonds"
+    ? Object.entries(c.owners).map(([who, n]) => `${who}: ${n}`).join(", ")
+    : c.owner;
+  return el("article", { class: `card ${c.kind}${c.closed ? " closed" : ""}`, "data-company": c.sym },
+    el("h4", {}, el("span", { class: "sym" }, c.sym), " ", el("span", { class: "name" }, c.name)),
+    el("p", { class: "facts" }, facts.join(" · ")),
+    el("ul", { class: "abilities" }, ...c.abilities.map((a) => el("li", {}, a))),
+    el("p", { class: "owner" }, `owner: ${owner}`));
+}
+
+function drawCards() {
+  const cards = state.cards;
+  $("#minors-title").hidden = !cards.some((c) => c.kind === "minor");
+  $("#cards").replaceChildren(...cards.map(cardNode));
+  // the opening (auction, Starting Package): the cards for sale beside the actions
+  const opening = /^(Auction|Draft)/.test(state.round) && !state.finished;
+  const forSale = cards.filter((c) => !c.closed && c.owner_id === null && c.kind !== "bonds" &&
+                               c.owner !== "closed");
+  $("#offer").hidden = !(opening && forSale.length);
+  $("#offer-cards").replaceChildren(...(opening ? forSale.map(cardNode) : []));
+}
+
+function drawRoster() {
+  $("#roster tbody").replaceChildren(...state.roster.map((t) => {
+    const owned = Object.entries(t.owners).map(([s, n]) => (n > 1 ? `${s} ×${n}` : s)).join(", ");
+    const ph = t.phase;
+    const limit = ph && (typeof ph.train_limit === "number" ? ph.train_limit
+      : Object.entries(ph.train_limit).map(([k, v]) => `${k} ${v}`).join(", "));
+    const notes = [];
+    if (t.available_on) notes.push(`sold from the first ${t.available_on}-train on`);
+    const trade = Object.entries(t.trade_in);
+    if (trade.length) notes.push(`trade-in: ${trade.map(([n, m]) => `${n}-train ${m}M`).join(", ")}`);
+    if (t.events.length) notes.push(t.events.join(", "));
+    if (t.rusted) notes.push(`${t.rusted} rusted`);
+    return el("tr", { "data-train": t.name, class: t.next ? "next" : null },
+      el("th", {}, `${t.name}-train`),
+      el("td", {}, `${t.price}M`),
+      el("td", { class: "left" }, `${t.depot} of ${t.count}`),
+      el("td", {}, String(t.market || "")),
+      el("td", {}, owned),
+      el("td", { class: "rusts-on" }, t.rusts_on ? `first ${t.rusts_on}-train bought` : "never"),
+      el("td", { class: "rusts" }, t.rusts.map((n) => `${n}-trains`).join(", ")),
+      el("td", { class: "phase" }, ph ? `${ph.name}: ${ph.tiles.join(", ")} tiles, limit ${limit}, ${ph.ors} OR${ph.ors > 1 ? "s" : ""}` : ""),
+      el("td", {}, notes.join("; ")));
+  }));
+}
+
+function drawTiles() {
+  $("#tiles").replaceChildren(...state.tiles.map((g) => {
+    const head = el("h4", {}, `${g.color}: ${g.left} of ${g.count} left` + (g.allowed ? "" : " (not yet)"));
+    const group = el("div", { class: `tile-group${g.allowed ? "" : " later"}`, "data-color": g.color }, head,
+      el("div", { class: "tile-list" }, ...g.tiles.map((t) => {
+        const chip = el("span", { class: t.left ? "tile" : "tile none", "data-tile": t.name,
+                                  title: `tile ${t.name}: ${t.left} of ${t.count} left` },
+          el("b", {}, t.name), ` ×${t.left}`);
+        chip.style.backgroundColor = g.fill;
+        return chip;
+      })));
+    return group;
+  }));
 }
 
 // -- the chess clock (shown when the game has one) ------------------------------------
@@ -312,8 +474,8 @@ function clockText(seconds) {
 }
 function drawClocks() {
   const clock = state && state.clock;
-  $("#clock-head").hidden = !clock;
-  for (const cell of document.querySelectorAll("#players td.clock")) {
+  for (const row of document.querySelectorAll("#sheet tr.clock")) row.hidden = !clock;
+  for (const cell of document.querySelectorAll("#sheet td.clock[data-player]")) {
     cell.hidden = !clock;
     if (!clock) continue;
     const pid = Number(cell.dataset.player);
