@@ -384,6 +384,10 @@ function drawSheet() {
 // the stock market: each cell its price, the companies on it in their colours
 function drawMarket() {
   const rows = state.market.rows;
+  const grid = $("#market-grid");
+  if (!grid.caption) {
+    grid.createCaption().append(el("span", { class: "swatch-par" }, ""), " par prices · a cell's companies: the top one first");
+  }
   $("#market-grid tbody").replaceChildren(...rows.map((row, r) => el("tr", { "data-row": r },
     ...row.map((cell, col) => {
       if (!cell) return el("td", { class: "none" }, "");
@@ -416,13 +420,14 @@ function cardNode(c) {
 function drawCards() {
   const cards = state.cards;
   $("#minors-title").hidden = !cards.some((c) => c.kind === "minor");
-  $("#cards").replaceChildren(...cards.map(cardNode));
-  // the opening (auction, Starting Package): the cards for sale beside the actions
+  // the opening (auction, Starting Package): the cards for sale beside the actions,
+  // the others below
   const opening = /^(Auction|Draft)/.test(state.round) && !state.finished;
-  const forSale = cards.filter((c) => !c.closed && c.owner_id === null && c.kind !== "bonds" &&
-                               c.owner !== "closed");
-  $("#offer").hidden = !(opening && forSale.length);
-  $("#offer-cards").replaceChildren(...(opening ? forSale.map(cardNode) : []));
+  const onOffer = (c) => opening && !c.closed && c.owner_id === null && c.kind !== "bonds";
+  const forSale = cards.filter(onOffer);
+  $("#offer").hidden = !forSale.length;
+  $("#offer-cards").replaceChildren(...forSale.map(cardNode));
+  $("#cards").replaceChildren(...cards.filter((c) => !onOffer(c)).map(cardNode));
 }
 
 function drawRoster() {
