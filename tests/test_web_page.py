@@ -215,7 +215,7 @@ def test_you_buy_not_you_buys_and_undo_keeps_the_headings() -> None:
     game.process(buy)
     assert page.log_sections(game, 10)[-1]["lines"] == ["You buy PWB for 20M"]
     game.process(next(c for c in game.legal_actions() if c.type == "pass"))
-    game.undo()  # the shadow game rebuilds: the lines still match
+    game.undo()  # the undone lines and their rounds go
     sections = page.log_sections(game, 10)
     assert sections == [{"round": "Auction 1", "heading": "Private auction",
                          "lines": ["You buy PWB for 20M"]}]

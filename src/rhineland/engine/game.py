@@ -252,6 +252,8 @@ class Game:
         self.seed = seed
         self.market = StockMarket(self.data.market)
         self.log: list[str] = []
+        self._log_marks: list[tuple[int, str]] = []  # (first log line, round label)
+        self._log_round: object = None  # the round of the last line logged
         self.actions: list[Action] = []
         self.keep_history = keep_history
         self.seats: list[tuple[int, str]] = [(int(pid), str(name)) for pid, name in players]
@@ -396,8 +398,35 @@ class Game:
             self.state.bank.broken = True
 
     def add_log(self, line: str) -> None:
-        """Append a human-readable line to the game log."""
+        """Append a human-readable line to the game log (noting the round it is written
+        in: :meth:`log_rounds`)."""
+        rnd = self.state.round
+        if rnd is not self._log_round:
+            self._log_round = rnd
+            label = rnd.label if rnd is not None else ""
+            marks = self._log_marks
+            if not marks or marks[-1][1] != label:
+                marks.append((len(self.log), label))
         self.log.append(line)
+
+    def truncate_log(self, length: int) -> None:
+        """Drop the log lines after the first ``length`` (an undo, a refused action, a
+        trial)."""
+        del self.log[length:]
+        marks = self._log_marks
+        while marks and marks[-1][0] >= length:
+            marks.pop()
+        self._log_round = None
+
+    def log_rounds(self) -> list[str]:
+        """The label of the round each line of :attr:`log` was written in (``"SR 1"``,
+        ``"OR 2.1"``, ``"MR 3.1"``, ...; ``""`` before the first round), line by line."""
+        out: list[str] = []
+        marks = self._log_marks
+        for k, (start, label) in enumerate(marks):
+            end = marks[k + 1][0] if k + 1 < len(marks) else len(self.log)
+            out.extend([label] * (end - start))
+        return [""] * (len(self.log) - len(out)) + out if len(out) < len(self.log) else out
 
     # -- shares ----------------------------------------------------------------
     def holder_name(self, holder: Holder) -> str:
@@ -633,7 +662,7 @@ class Game:
         """
         state, log_len = snap
         self.state.assign(state.clone())
-        del self.log[log_len:]
+        self.truncate_log(log_len)
 
     def undo(self, action_id: int | None = None) -> None:
         """Undo the last game action, or every game action after id ``action_id``.
@@ -663,7 +692,7 @@ class Game:
             self._undo_stack.pop()
             batch.insert(0, action)
             self.state.assign(state)
-            del self.log[log_len:]
+            self.truncate_log(log_len)
             if action_id is None:
                 break
         self._redo_stack.append(batch)
@@ -769,6 +798,7 @@ class Game:
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
         new.log = list(self.log)
+        new._log_marks = list(self._log_marks)
         new.actions = list(self.actions)
         new.leniencies_used = list(self.leniencies_used)
         new._legal_cache = None

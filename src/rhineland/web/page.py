@@ -10,16 +10,15 @@ every text as text (never as markup).
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, SupportsIndex
+from typing import Any
 
 from rhineland.board.names import location_name
-from rhineland.engine.actions import Dividend, Redo, RunRoutes, Undo
+from rhineland.engine.actions import Dividend, RunRoutes
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
 from rhineland.io.describe import round_words, who
-from rhineland.io.export import standing_positions, undo_targets
+from rhineland.io.export import standing_positions
 from rhineland.render.style import TILE_FILL, colors_of
 
 # -- the cards -------------------------------------------------------------------------------
@@ -402,76 +401,10 @@ def tile_manifest(game: Game) -> list[dict[str, Any]]:
 # -- the log ---------------------------------------------------------------------------------
 
 
-class _LabelledLog(list[str]):
-    """A game's log that notes, for every line appended, the label of the round current
-    then (a shadow game's: :func:`log_rounds`)."""
-
-    def __init__(self, game: Game, lines: list[str], label: str) -> None:
-        super().__init__(lines)
-        self.game = game
-        self.labels = [label] * len(lines)
-
-    def append(self, line: str) -> None:
-        rnd = self.game.state.round
-        super().append(line)
-        self.labels.append(rnd.label if rnd is not None else "")
-
-    def __delitem__(self, key: SupportsIndex | slice[Any, Any, Any], /) -> None:
-        super().__delitem__(key)
-        del self.labels[key]
-
-
-class _Shadow:
-    """A second game replaying a live game's actions to label its log lines."""
-
-    def __init__(self, game: Game) -> None:
-        shadow = Game(game.title, game.seats, game.seed, keep_history=False)
-        shadow.leniencies = game.leniencies
-        first = shadow.round.label if shadow.state.round is not None else ""
-        self.log = _LabelledLog(shadow, list(shadow.log), first)
-        shadow.log = self.log
-        self.game = shadow
-        self.seen = 0
-        self.last: Any = None
-
-    def follow(self, actions: list[Any]) -> bool:
-        """Process the actions after those seen; False when the shadow cannot follow
-        (the seen ones changed, an undo or redo among the new ones, an action it
-        refuses): then it is to be rebuilt."""
-        n = self.seen
-        if len(actions) < n or (n and actions[n - 1] is not self.last):
-            return False
-        new = actions[n:]
-        if n and any(isinstance(a, Undo | Redo) for a in new):
-            return False
-        targets = undo_targets(actions) if not n else set()
-        for i, action in enumerate(new, start=n):
-            try:
-                self.game.process(action, atomic=False, history=i in targets)
-            except Exception:
-                return False
-        self.seen = len(actions)
-        self.last = actions[-1] if actions else None
-        return True
-
-
-_SHADOWS: weakref.WeakKeyDictionary[Game, _Shadow] = weakref.WeakKeyDictionary()
-
-
 def log_rounds(game: Game) -> list[str]:
     """The label of the round each line of ``game.log`` was written in (``"SR 1"``,
-    ``"OR 2.1"``, ...), found by replaying the game's actions in a second game (kept per
-    game and moved on by the new actions only); ``[]`` when that replay's log is not the
-    game's."""
-    shadow = _SHADOWS.get(game)
-    if shadow is None or not shadow.follow(game.actions):
-        shadow = _Shadow(game)
-        if not shadow.follow(game.actions):
-            return []
-        _SHADOWS[game] = shadow
-    if len(shadow.log) != len(game.log) or (game.log and shadow.log[-1] != game.log[-1]):
-        return []
-    return list(shadow.log.labels)
+    ``"OR 2.1"``, ...): :meth:`~rhineland.engine.game.Game.log_rounds`."""
+    return game.log_rounds()
 
 
 _TRAIN_ID = re.compile(r"(?<![\w+])(\d+(?:\+x)?)-\d+-train\b")

@@ -73,7 +73,7 @@ class Trial:
         finally:
             game.state = live
             game.leniencies = saved
-            del game.log[log_len:]
+            game.truncate_log(log_len)
 
     def keep(self, actions: Iterable[Action]) -> list[Action]:
         """The ``actions`` the rules accept, in order."""
