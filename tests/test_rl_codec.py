@@ -119,7 +119,7 @@ def test_every_legal_action_has_one_code_and_decodes_back(rel: str) -> None:
         if i + 1 in wanted and not game.is_terminal:
             checked.append(check_position(game, actions[i + 1], routes=every))
 
-    game = replay(export, on_action=at)
+    game = replay(export, on_action=at, live=True)
     if 0 in wanted:
         first = new_game(export.title, [p.name for p in game.players], seed=export.seed,
                          optional_rules=export.optional_rules)

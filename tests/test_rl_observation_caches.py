@@ -56,7 +56,7 @@ def test_a_used_encoder_encodes_as_a_new_one_along_a_real_game(rel: str) -> None
         if i % stride == 0:
             check(game)
 
-    final = replay(export, on_action=at)
+    final = replay(export, on_action=at, live=True)
     check(final)
     assert len(checked) >= POSITIONS
     assert final.is_terminal

@@ -15,7 +15,7 @@ by :func:`trusted_runs`).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Required
@@ -426,8 +426,9 @@ def replay_iter(
         yield i, action, game
 
 
-def replay(export: Export, until: int | None = None, *, trust_routes: bool = False,
-           live: bool = False) -> Game:
+def replay(export: Export, until: int | None = None,
+           on_action: Callable[[int, Action, Game], None] | None = None, *,
+           trust_routes: bool = False, live: bool = False) -> Game:
     """Replay every action (or up to id ``until``) and return the game.
 
     The export is loaded as 18xx.games loads one: the actions standing at the end
@@ -443,8 +444,11 @@ def replay(export: Export, until: int | None = None, *, trust_routes: bool = Fal
     and the train's recorded revenue against the rules' where its route is legal.
     Other actions the rules refuse but the reference engine accepted are accepted
     under a named leniency; ``game.leniencies_used`` lists each of them.
+    ``on_action(index, action, game)`` runs after each action (with ``live``, the
+    position as it was when the next action was made).
     """
     game = game_from_export(export, trust_routes=trust_routes)
-    for _ in replay_iter(export, game, until, standing=not live):
-        pass
+    for i, action, g in replay_iter(export, game, until, standing=not live):
+        if on_action is not None:
+            on_action(i, action, g)
     return game
