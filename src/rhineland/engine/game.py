@@ -420,13 +420,14 @@ class Game:
 
     def log_rounds(self) -> list[str]:
         """The label of the round each line of :attr:`log` was written in (``"SR 1"``,
-        ``"OR 2.1"``, ``"MR 3.1"``, ...; ``""`` before the first round), line by line."""
+        ``"OR 2.1"``, ``"MR 3.1"``, ...; ``""`` before the first round), line by line
+        (every line is logged by :meth:`add_log`, which marks the first one at 0)."""
         out: list[str] = []
         marks = self._log_marks
         for k, (start, label) in enumerate(marks):
             end = marks[k + 1][0] if k + 1 < len(marks) else len(self.log)
             out.extend([label] * (end - start))
-        return [""] * (len(self.log) - len(out)) + out if len(out) < len(self.log) else out
+        return out
 
     # -- shares ----------------------------------------------------------------
     def holder_name(self, holder: Holder) -> str:
