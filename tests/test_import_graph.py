@@ -26,10 +26,6 @@ TYPE_ONLY_CIRCLES: tuple[frozenset[str], ...] = (
         "titles.g1893.mergers", "titles.g1893.rounds", "titles.g1893.rule_sets",
         "titles.g1893.rules", "titles.g1893.seed_rounds", "titles.g1893.state",
         "titles.g1893.steps", "titles.g1893.stock", "titles.g1893.stock_steps"}),
-    frozenset({
-        "titles.g18rhl.rule_sets", "titles.g18rhl.rules", "titles.g18rhl.seed_steps",
-        "titles.g18rhl.steps"}),
-    frozenset({"routes.model", "routes.rules"}),
 )
 """Circles of annotation-only imports left (module names under ``rhineland.``)."""
 

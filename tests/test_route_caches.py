@@ -22,6 +22,7 @@ from rhineland.engine.legal import RouteChoice
 from rhineland.errors import GameError
 from rhineland.routes import engine, search_model
 from rhineland.routes.model import RouteSpec
+from rhineland.routes.rules import RevenueRules
 from rhineland.routes.search.bounds import _WALKS, _walk_table, _walk_table_memo
 from rhineland.routes.search.lists import Search as _Search
 from rhineland.routes.search.run import _MEMO
@@ -168,3 +169,15 @@ def test_search_leaves_nothing_for_the_cycle_collector(title: str) -> None:
     finally:
         gc.enable()
     assert found == 0
+
+
+def test_a_context_with_rules_of_the_wrong_kind_is_refused() -> None:
+    """``RouteContext.rules`` is typed ``object`` (the data module does not know the rules
+    that read it): :func:`rhineland.routes.engine.rules_of` takes None (the common rules)
+    or a ``RevenueRules`` and refuses anything else with a TypeError."""
+    pos = positions("18Rhl")[0]
+    assert engine.rules_of(pos.ctx) is pos.ctx.rules
+    assert type(engine.rules_of(dataclasses.replace(pos.ctx, rules=None))) is RevenueRules
+    wrong = r"RouteContext\.rules must be RevenueRules or None, not str"
+    with pytest.raises(TypeError, match=wrong):
+        engine.rules_of(dataclasses.replace(pos.ctx, rules="18Rhl"))

@@ -47,8 +47,16 @@ _DEFAULT_RULES = RevenueRules()
 
 
 def rules_of(ctx: RouteContext) -> RevenueRules:
-    """The context's title rules, or the common defaults."""
-    return ctx.rules if ctx.rules is not None else _DEFAULT_RULES
+    """The context's title rules, or the common defaults.
+
+    Raises ``TypeError`` when ``ctx.rules`` is neither None nor a :class:`RevenueRules`."""
+    rules = ctx.rules
+    if rules is None:
+        return _DEFAULT_RULES
+    if not isinstance(rules, RevenueRules):
+        raise TypeError(f"RouteContext.rules must be RevenueRules or None, not "
+                        f"{type(rules).__name__}")
+    return rules
 
 
 def run_revenue(ctx: RouteContext, routes: Sequence[RouteInput]) -> list[RouteResult]:

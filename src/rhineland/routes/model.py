@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rhineland.board.board import Board
 from rhineland.engine.titledata import PhaseSpec, TitleData, TrainSpec
 from rhineland.errors import GameError
 from rhineland.routes.graph import RevenueNode, Segment
-
-if TYPE_CHECKING:
-    from rhineland.routes.rules import RevenueRules
 
 
 def train_name(train_id: str) -> str:
@@ -39,7 +36,9 @@ class RouteContext:
     corporation/minor; ``phase``: current phase name (e.g. ``"5"``, ``"8+x"``);
     ``trains``: export ids of the entity's trains (e.g. ``("5-0", "3-2")``);
     ``rules``: the title's :class:`~rhineland.routes.rules.RevenueRules`
-    (``None`` = the common rules).
+    (``None`` = the common rules; typed ``object`` here so that this data module
+    does not depend on the rules that read it: :func:`rhineland.routes.engine.rules_of`
+    checks and narrows it).
 
     Title state the engine maintains (ignored by titles that lack it):
 
@@ -57,7 +56,7 @@ class RouteContext:
     entity: str
     phase: str
     trains: tuple[str, ...]
-    rules: RevenueRules | None = None
+    rules: object | None = None
     hex_icons: Mapping[str, frozenset[str]] = field(default_factory=dict)
     eastern_ruhr_links: int | None = None
 

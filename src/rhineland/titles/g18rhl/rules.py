@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rhineland.board.legality import LayContext
-from rhineland.engine.entities import IPO, Certificate, Corporation, Player, Train
+from rhineland.engine.entities import IPO, Certificate, Corporation, Player
 from rhineland.engine.rng import pick_variable_icons
 from rhineland.engine.rounds.auction import WaterfallAuction
 from rhineland.engine.ruleset import REFERENCE
-from rhineland.engine.shares import give, move_price, operating_order_key, set_price, to_market
+from rhineland.engine.shares import give, move_price, set_price, to_market
 from rhineland.engine.steps import Step
 from rhineland.engine.title import Title
 from rhineland.errors import GameError
@@ -23,7 +23,7 @@ from rhineland.titles.g18rhl.board_rules import RhlBoardRules
 from rhineland.titles.g18rhl.revenue import RhlRevenue, carried_icons
 from rhineland.titles.g18rhl.rule_sets import RULE_SETS, RhlRuleSet
 from rhineland.titles.g18rhl.search_profile import RhlProfile
-from rhineland.titles.g18rhl.state import RHE, RhlState, rhl_state
+from rhineland.titles.g18rhl.state import RHE, RhlState, end_metropolis_lag, rhl_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -35,8 +35,6 @@ GVE = "GVE"
 NLK = "NLK"
 RHE_PARS = (70, 75, 80)
 """RhE's par prices (private No. 6: 70M, 75M or 80M)."""
-RECEIVERSHIP_LOAN_FEE = 100
-"""M a company in receivership owes the bank on top of what the bank paid for its train."""
 
 
 register_profile(RhlRevenue, RhlProfile)
@@ -134,7 +132,7 @@ class Rhl(Title):
                 "rhe.link",
             )
 
-    # -- bankruptcy and receivership (reference engine; seed 000 differs) --------------------
+    # -- bankruptcy and receivership: the engine's hooks (the rule: receivership.py) --------
     def resorts_operating_order(self, game: Game, action_type: str) -> bool:
         """The companies yet to operate keep their order through a bankruptcy, although
         the bankrupt president's sales move prices (the reference engine's 18Rhl
@@ -156,101 +154,6 @@ class Rhl(Title):
             return False
         return super().train_sellable_to(game, seller, buyer)
 
-    def check_bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> Player:
-        """The checks of :meth:`bankrupt`, before anything changes: the president, who
-        may go bankrupt.  Raises ``GameError`` (``"bankrupt.not_needed"``,
-        :func:`~rhineland.engine.emergency.check_may_go_bankrupt`'s rules)."""
-        from rhineland.engine.emergency import check_may_go_bankrupt
-
-        owners = game.entity_owner_ids(entity)
-        if rnd.step != "buy_train" or not self.must_buy_train(game, entity) or not owners:
-            raise GameError(f"{entity.sym} is not obliged to buy a train it cannot pay",
-                            "bankrupt.not_needed")
-        player = game.player(owners[0])
-        check_may_go_bankrupt(game, entity, player)
-        return player
-
-    def bankrupt(self, game: Game, rnd: Any, entity: Corporation) -> bool:
-        """The president cannot pay for the train the corporation must buy
-        (:meth:`check_bankrupt`).
-
-        In the reference engine's order: the president sells what they may, the
-        corporations taken in operating order as it stands when they go bankrupt (per
-        corporation the largest bundle, :func:`~rhineland.engine.emergency.emergency_bundles`:
-        with another company's president's certificate when another player holds
-        enough to take it); the rest of their shares go to the market, per corporation
-        in the order they acquired them (but for those of a corporation not yet parred,
-        which stay with them), and each
-        corporation they presided passes to the player with the most shares (ties:
-        the first after them in player order) or, with no one at 20%, enters
-        receivership; their privates close and their cash goes to the bank.  If
-        ``entity`` itself is now in receivership it buys the cheapest depot train
-        at once (:meth:`receivership_train`) and its turn ends: the return value is
-        True.  With a new president it stays in the buy-train step, now theirs.
-        Source: reference engine (oracle traces); seed 000 describes a bank loan
-        instead (docs/rules-differences.md).
-        """
-        from rhineland.engine.emergency import emergency_bundles
-        from rhineland.engine.rounds.stock import sell_certificates
-        from rhineland.engine.shares import check_presidency
-
-        player = self.check_bankrupt(game, rnd, entity)
-        cheapest = self.cheapest_depot_train(game)
-        assert cheapest is not None
-        game.add_log(f"{player.name} goes bankrupt")
-        parred = sorted((c for c in game.corporations.values() if c.share_price is not None),
-                        key=lambda c: operating_order_key(game, c))
-        rank = {c.sym: i for i, c in enumerate(parred)}
-        bundles = emergency_bundles(game, entity, player)
-        for corp, certs, percent in sorted(bundles, key=lambda b: rank[b[0].sym]):
-            sell_certificates(game, player, corp, certs, percent)
-        contribution = player.cash
-        for corp in parred:
-            held = sorted(corp.certs_of(player.id), key=lambda c: c.pool_seq)  # as acquired
-            if not held:
-                continue
-            president = corp.president
-            for cert in held:
-                to_market(game, cert)
-            check_presidency(game, corp, previous=president)
-            if president == player.id and corp.receivership:
-                game.add_log(f"{corp.sym} enters receivership")
-        for sym in list(player.companies):
-            self.close_private(game, game.private(sym))
-        game.pay(player, game.bank, player.cash)
-        player.bankrupt = True
-        rnd.turn_state.emergency_sold = False  # the new president may buy from anyone
-        if not entity.receivership:
-            return False
-        self.receivership_train(game, rnd, entity, cheapest, contribution)
-        return True
-
-    def receivership_train(self, game: Game, rnd: Any, entity: Corporation, train: Train,
-                           contribution: int) -> None:
-        """``entity``, in receivership after its president's bankruptcy, buys ``train``.
-
-        The bankrupt president's cash (``contribution``, already paid to the bank),
-        the treasury (when positive) and the bank pay for it; the company owes the
-        bank what the bank paid plus a 100M fee.  The bank's share is the price less
-        the treasury and the contribution, so a negative treasury counts twice: its
-        debt stays and the bank's share grows by it (the reference engine's sums:
-        g403 #496, BME -261M + 393M for a 500M train: -729M).
-        """
-        price = train.spec.price
-        treasury = entity.cash
-        lent = price - treasury - contribution
-        if treasury > 0:
-            game.pay(entity, game.bank, treasury)
-        train.owner = entity.sym
-        entity.trains.append(train)
-        game.pay(entity, game.bank, lent + RECEIVERSHIP_LOAN_FEE)
-        game.add_log(
-            f"{entity.sym} buys a {train.name}-train for {price}M with {contribution}M of its "
-            f"former president, {max(treasury, 0)}M of its treasury and {lent}M from the "
-            f"bank, which it owes plus a {RECEIVERSHIP_LOAN_FEE}M fee"
-        )
-        self.after_train_bought(game, rnd, entity, train)
-
     def entity_acting_ids(self, game: Game, entity: Any) -> list[int]:
         """Who decides for a corporation in receivership: every player not bankrupt,
         priority first (nobody once all are bankrupt)."""
@@ -262,10 +165,6 @@ class Rhl(Title):
         return [p.id for p in order[i:] + order[:i]]
 
     # -- private companies' map abilities -------------------------------------------------
-    def special_token_price(self, entity: Corporation, private_sym: str) -> int:
-        """The teleport token's price (M), as the board rules price it (KEO free, Tjt normal)."""
-        return self.board_rules.teleport_token_price(private_sym, entity.next_token_price)
-
     def lay_tile(self, game: Game, rnd: Any, entity: Any, actor: Any, action: Any) -> None:
         """As the default, and sticky icons of the replaced tile stay on the hex; the
         company's own lay on a Rhine metropolis starts its lag (:meth:`lay_context`)."""
@@ -292,14 +191,10 @@ class Rhl(Title):
             ctx = replace(ctx, rules=self.rhl_board_rules.lagging(lag[1], lag[2]))
         return ctx
 
-    def end_metropolis_lag(self, game: Game) -> None:
-        """A token was placed (by any company): every hex blocks as its tile again."""
-        rhl_state(game).metropolis_lag = None
-
     def place_token(self, game: Game, rnd: Any, entity: Any, action: Any) -> None:
         """As the default; a token ends the metropolis lag."""
         super().place_token(game, rnd, entity, action)
-        self.end_metropolis_lag(game)
+        end_metropolis_lag(game)
 
     # -- the initial packet --------------------------------------------------------------
     def on_private_bought(self, game: Game, player: Player, private: Any, price: int) -> str | None:

@@ -46,3 +46,9 @@ def rhl_state(game: Game) -> RhlState:
     state = game.state.title_state
     assert isinstance(state, RhlState)
     return state
+
+
+def end_metropolis_lag(game: Game) -> None:
+    """A token was placed (by any company): every hex blocks as its tile again
+    (``RhlState.metropolis_lag``)."""
+    rhl_state(game).metropolis_lag = None

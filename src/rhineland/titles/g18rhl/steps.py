@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rhineland.engine.actions import Action, Bankrupt, LayTile, Pass, PlaceToken
 from rhineland.engine.entities import Corporation
@@ -32,29 +32,22 @@ from rhineland.engine.rounds.operating_steps import (
 )
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
+from rhineland.titles.g18rhl.receivership import bankrupt, check_bankrupt, in_receivership
 from rhineland.titles.g18rhl.rhe_link import check_rhe_link
+from rhineland.titles.g18rhl.state import end_metropolis_lag
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
     from rhineland.engine.rounds.operating import OperatingRound
-    from rhineland.titles.g18rhl.rules import Rhl
 
 SPECIAL_TOKEN = "special_token"
 
 
-def rhl(game: Game) -> Rhl:
-    """``game``'s title as the 18Rhl rules it is (checked by its name: the title's
-    module imports these steps)."""
-    title = game.title
-    assert title.name == "18Rhl", title.name
-    return cast("Rhl", title)
-
-
-def in_receivership(entity: Any) -> bool:
-    """Whether ``entity`` is a corporation in receivership (no president)."""
-    return isinstance(entity, Corporation) and entity.receivership
+def special_token_price(game: Game, entity: Corporation, private_sym: str) -> int:
+    """The teleport token's price (M), as the board rules price it (KEO free, Tjt normal)."""
+    return game.title.board_rules.teleport_token_price(private_sym, entity.next_token_price)
 
 
 class G18RhlTrack(TrackStep):
@@ -107,13 +100,13 @@ class G18RhlBuyTrain(BuyTrainStep):
 
     def check_bankrupt(self, game: Game, rnd: OperatingRound, entity: Any,
                        action: Bankrupt) -> None:
-        """:meth:`G18Rhl.check_bankrupt`."""
-        rhl(game).check_bankrupt(game, rnd, entity)
+        """:func:`~rhineland.titles.g18rhl.receivership.check_bankrupt`."""
+        check_bankrupt(game, rnd, entity)
 
     def bankrupt(self, game: Game, rnd: OperatingRound, entity: Any, action: Bankrupt) -> None:
-        """:meth:`G18Rhl.bankrupt`; the turn ends when the corporation, now in
-        receivership, bought its train at once."""
-        if rhl(game).bankrupt(game, rnd, entity):
+        """:func:`~rhineland.titles.g18rhl.receivership.bankrupt`; the turn ends when the
+        corporation, now in receivership, bought its train at once."""
+        if bankrupt(game, rnd, entity):
             rnd.end_turn_now(game, entity)
 
 
@@ -307,7 +300,7 @@ class SpecialToken(Step):
                 f"{list(game.title.board_rules.reservations(game.board, h, ci))})",
                 "token.special",
             )
-        price = rhl(game).special_token_price(entity, private_sym)
+        price = special_token_price(game, entity, private_sym)
         if price > entity.cash:
             raise GameError(f"{entity.sym} has {entity.cash}M, the token costs {price}M",
                             "token.cash")
@@ -319,14 +312,14 @@ class SpecialToken(Step):
             assert orr.turn_state.teleport is not None
             private_sym = orr.turn_state.teleport[0]
             h, ci = game.title.parse_city(game, action.city)
-            price = rhl(game).special_token_price(entity, private_sym)
+            price = special_token_price(game, entity, private_sym)
             game.board.add_token(h, ci, entity.sym)
             entity.tokens.append((h, ci))
             entity.tokens_used += 1
             if price:
                 game.pay(entity, game.bank, price)
             orr.tokened = True
-            rhl(game).end_metropolis_lag(game)
+            end_metropolis_lag(game)
             game.add_log(f"{entity.sym} places a token on {h} for {price}M")
         orr.interrupt = None
         end_teleport(game, orr, entity)
