@@ -632,8 +632,12 @@ def requests(draw: st.DrawFn, fz: Fuzzed) -> tuple[str, str, dict[str, str], byt
     url = draw(st.sampled_from([
         f"/api/games/{gid}{endpoint}", f"/g/{gid}", f"/static/{gid}", f"/{gid}",
         "/api/games", "/api/games/import", f"/api/games/{gid}{endpoint}/{gid}"]))
-    if draw(st.booleans()):
+    query = draw(st.integers(0, 2))
+    if query == 1:
         url += "?" + quote(draw(SEGMENT), safe="=&")
+    elif query == 2:  # a position of the history: a number (of any size or sign) or not
+        at = draw(st.integers(-3, 60).map(str) | st.integers().map(str) | SEGMENT)
+        url += "?at=" + quote(at, safe="")
     headers: dict[str, str] = {}
     auth = draw(st.integers(0, 3))
     if auth == 1:

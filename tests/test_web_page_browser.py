@@ -39,6 +39,22 @@ def _open(browser: Any, url: str, width: str, problems: list[str], last: int) ->
     return page
 
 
+def _playwright() -> Any:
+    """Playwright's ``sync_playwright`` (the test skips without chromium)."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium not found (apt-get install chromium): browser test skipped")
+    from playwright.sync_api import sync_playwright
+
+    return sync_playwright
+
+
+def _worked_example(last: int) -> dict[str, Any]:
+    """The worked example's export up to action ``last``."""
+    data: dict[str, Any] = json.loads(SEED_EXPORT.read_text())
+    data["actions"] = [a for a in data["actions"] if a["id"] <= last]
+    return data
+
+
 def _panels_present(page: Any, log: bool = True) -> None:
     for sel in ("#sheet thead th", "#sheet tfoot td.cash", "#market-grid td.cell",
                 "article.card", "#roster tr[data-train]", "#tiles .tile-group",
@@ -129,8 +145,7 @@ def test_18rhl_operating_round_tables_in_the_browser(tmp_path: Path) -> None:
         pytest.skip("chromium not found (apt-get install chromium): browser test skipped")
     from playwright.sync_api import sync_playwright
 
-    data = json.loads(SEED_EXPORT.read_text())
-    data["actions"] = [a for a in data["actions"] if a["id"] <= 38]
+    data = _worked_example(38)
     problems: list[str] = []
     with live_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as base, sync_playwright() as p:
         g = httpx.post(f"{base}/api/games/import", json=data).json()
@@ -193,3 +208,97 @@ def test_1893_starting_package_page(tmp_path: Path) -> None:
         phone.screenshot(path=str(SHOTS / "page-1893-package-phone.png"), full_page=True)
         browser.close()
     assert problems == []
+
+
+@needs_shared
+def test_history_back_to_the_first_stock_round_and_forward_in_the_browser(
+        tmp_path: Path) -> None:
+    """The worked example imported to ADR's payout in OR 2.1: P2 (desktop) steps back
+    by rounds to the start of SR 1 (the map without ADR's tile, the tables of then, no
+    action offered, the position in the fragment beside the secret), stays there while
+    P1 (phone) acts, steps on with the keyboard and the buttons, and comes back to now;
+    a link to a position opens it, for anyone."""
+    playwright = _playwright()
+    problems: list[str] = []
+    with live_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as base, playwright() as p:
+        g = httpx.post(f"{base}/api/games/import", json=_worked_example(38)).json()
+        gid, p2 = g["id"], g["seats"][1]["secret"]
+        rounds = {r["round"]: r["at"] for r in
+                  httpx.get(f"{base}/api/games/{gid}").json()["rounds"]}
+        sr1 = rounds["SR 1"]
+        then = httpx.get(f"{base}/api/games/{gid}", params={"at": sr1}).json()
+        browser = _browser(p)
+        desk = _open(browser, base + g["seats"][1]["url"], "desktop", problems, 38)
+        phone = _open(browser, base + g["seats"][0]["url"], "phone", problems, 38)
+        assert desk.locator("#h-where").inner_text() == "now: 38 actions"
+        assert desk.locator("#h-banner").is_hidden()
+        assert desk.locator('#map g.hex[data-hex="K4"]').get_attribute("data-tile") == "4-0"
+        # back by rounds: the starts of OR 2.1, SR 2, OR 1.1, SR 1
+        for name in ("OR 2.1", "SR 2", "OR 1.1", "SR 1"):
+            desk.get_by_role("button", name="previous round").click()
+            desk.wait_for_selector(f'body.history[data-position="{rounds[name]}"]')
+        assert desk.locator("#h-where").inner_text() == f"SR 1 · after action {sr1} of 38"
+        assert desk.locator("#status").inner_text() == then["status"]
+        assert then["status"].startswith("SR 1")
+        assert desk.locator("#h-banner").is_visible()
+        assert desk.locator("#h-banner").get_by_role("button", name="back to now").is_visible()
+        assert desk.locator("#actions button.act").count() == 0
+        assert desk.locator("#undo").is_hidden()
+        assert desk.locator('#map g.hex[data-hex="K4"]').get_attribute("data-tile") != "4-0"
+        assert desk.locator('#sheet tr[data-company="ADR"]').count() == 0  # not parred yet
+        for pl in then["players"]:
+            cash = desk.locator(f'#sheet tfoot td.cash[data-player="{pl["id"]}"]')
+            assert cash.inner_text() == f"{pl['cash']}M"
+        assert desk.locator("#log section.log-round h4").all_inner_texts() == [
+            "Private auction"]
+        # the position is in the fragment, with the secret; never in the query string
+        url = desk.evaluate("location.href")
+        assert url.endswith(f"/g/{gid}#{p2}&at={sr1}") and "?" not in url
+        link = desk.locator("#h-link").get_attribute("href")
+        assert link == f"/g/{gid}#at={sr1}"  # a link for anyone: no secret in it
+        desk.screenshot(path=str(SHOTS / "page-18rhl-history-sr1-desktop.png"), full_page=True)
+        # P1 acts on the phone; the desk stays where it looks, and learns of the action
+        phone.locator("#actions").get_by_role("button", name="ADR: pass: buy no train",
+                                              exact=True).click()
+        phone.wait_for_selector('body[data-last-action-id="39"]')
+        desk.wait_for_selector(f'body.history[data-last-action-id="39"][data-position="{sr1}"]')
+        assert desk.locator("#h-where").inner_text() == f"SR 1 · after action {sr1} of 39"
+        # forward: the keyboard's arrow, then a round, then back to now
+        desk.keyboard.press("ArrowRight")
+        desk.wait_for_selector(f'body.history[data-position="{sr1 + 1}"]')
+        desk.get_by_role("button", name="next position").click()
+        desk.wait_for_selector(f'body.history[data-position="{sr1 + 2}"]')
+        desk.get_by_role("button", name="previous position").click()
+        desk.wait_for_selector(f'body.history[data-position="{sr1 + 1}"]')
+        desk.get_by_role("button", name="next round").click()
+        desk.wait_for_selector(f'body.history[data-position="{rounds["OR 1.1"]}"]')
+        assert desk.locator("#h-where").inner_text().startswith("OR 1.1 · ")
+        desk.get_by_role("button", name="back to now").click()
+        desk.wait_for_selector('body:not(.history)[data-position="39"]')
+        assert desk.locator("#h-banner").is_hidden()
+        assert desk.locator('#map g.hex[data-hex="K4"]').get_attribute("data-tile") == "4-0"
+        assert desk.evaluate("location.hash") == f"#{p2}"
+        assert desk.locator('#sheet tr[data-company="ADR"]').count() == 1
+        # the first position, then a reload keeps it
+        desk.get_by_role("button", name="first position").click()
+        desk.wait_for_selector('body.history[data-position="0"]')
+        assert desk.get_by_role("button", name="previous position").is_disabled()
+        desk.reload()
+        desk.wait_for_selector('body.history[data-position="0"] #map svg')
+        assert desk.locator("#h-where").inner_text() == "Private auction · the start"
+        desk.get_by_role("button", name="last position").click()
+        desk.wait_for_selector('body:not(.history)[data-position="39"]')
+        # a shared link opens the position, as a spectator
+        shared = _open(browser, f"{base}/g/{gid}#at={sr1}", "phone", problems, 39)
+        shared.wait_for_selector(f'body.history[data-position="{sr1}"]')
+        assert shared.locator("#whoami").inner_text() == "watching (spectator)"
+        assert shared.locator("#status").inner_text() == then["status"]
+        shared.screenshot(path=str(SHOTS / "page-18rhl-history-link-phone.png"), full_page=True)
+        # a link past the end says so and shows now
+        late = _open(browser, f"{base}/g/{gid}#at=500", "phone", problems, 39)
+        late.wait_for_selector('body:not(.history)[data-position="39"]')
+        browser.close()
+        export = httpx.get(f"{base}/api/games/{gid}/export").json()
+    assert len(export["actions"]) == 39  # looking back wrote nothing
+    assert problems == ["Failed to load resource: the server responded with a status of 404 "
+                        "(Not Found)"]  # the link past the end

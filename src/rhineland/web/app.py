@@ -7,7 +7,8 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   "bots": {seat: kind}}`` -> ``{"id", "seats": [{"id", "name", "secret", "bot",
   "url"}], "spectator", "spectator_url"}`` (bot seats have no secret);
 * ``POST /api/games/import`` (an 18xx.games export as the body; ``?bots=2:greedy,3:random``);
-* ``GET /api/games/{id}``: the state, whose turn, the last action id;
+* ``GET /api/games/{id}``: the state, whose turn, the last action id (``?at=N``: the
+  position after the first N actions, replayed; nothing is written);
 * ``GET /api/games/{id}/legal`` with ``Authorization: Bearer <seat secret>``;
 * ``POST /api/games/{id}/actions`` with the seat secret and ``{"action": {...},
   "last_action_id": N}`` -> 200 and the new state; 403 wrong seat, 409 stale
@@ -16,7 +17,8 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
 * ``POST /api/games/{id}/undo`` ``{"last_action_id": N}``: undo one's own last action;
 * ``GET /api/games/{id}/export``: the 18xx.games export (``result`` once finished);
 * ``GET /api/games/{id}/events``: server-sent events, one per stored action;
-* ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position.
+* ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position
+  (``?at=N``: of a past one).
 
 Every refusal is ``{"error": "<one line>"}`` with its status.  The limits of
 :mod:`rhineland.web.limits` guard every request (body size, time and nesting, paths, the
@@ -26,13 +28,14 @@ response.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -47,19 +50,21 @@ from rhineland.io.export import parse_json
 from rhineland.web.bots import BotRunner
 from rhineland.web.db import open_engine
 from rhineland.web.events import Hub
+from rhineland.web.history import History, HistoryError, Position, setup_of
 from rhineland.web.limits import Limits, TokenBuckets, guard, retry_after
 from rhineland.web.store import (
     Created,
     Forbidden,
     GameStore,
     Live,
+    NotFound,
     Refused,
     TooMany,
     WebError,
     check_game_id,
     well_formed,
 )
-from rhineland.web.views import legal_view, map_svg, panels_svg, state_view
+from rhineland.web.views import legal_view, map_svg, panels_svg, round_starts, state_view
 
 STATIC = Path(__file__).parent / "static"
 """The page's assets (HTML, JS, CSS), served under ``/static``."""
@@ -132,6 +137,27 @@ def _seat_secret(auth: Auth) -> str | None:
 def _viewer_secret(auth: Auth) -> str | None:
     secret = auth.credentials if auth is not None else None
     return secret if well_formed(secret) else None  # a malformed one: a spectator's view
+
+
+At = Annotated[int | None, Query(description="A past position: the game after its first "
+                                "N actions (0: the start; the number of actions: now).")]
+"""The ``at`` query parameter of the state and the drawings (``None``: now)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Past:
+    """A past position of a game: ``position`` replayed (:mod:`rhineland.web.history`),
+    ``then`` the live game's record as it was there (its game is the live one: read
+    :attr:`Position.game` instead), ``of`` the number of actions now, ``last_action_id``
+    now, ``rounds`` the round of every position now, ``clock_at`` the time the position
+    ended (the next action's, Unix seconds)."""
+
+    position: Position
+    then: Live
+    of: int
+    last_action_id: int
+    rounds: list[str]
+    clock_at: int | None
 
 
 GameId = Annotated[str, Depends(_game_id)]
@@ -220,6 +246,32 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     store = (GameStore(engine, on_change=hub.publish, admit=admit) if now is None else
              GameStore(engine, on_change=hub.publish, now=now, admit=admit))
     runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
+    history = History()
+
+    def past(game_id: str, at: int | None) -> Past | None:
+        """The position after the first ``at`` actions (``None`` for ``None`` or now).
+        Raises :class:`Refused` for a negative ``at``, :class:`NotFound` past the end."""
+        if at is None:
+            return None
+        if at < 0:
+            raise Refused(f"at: expected a position from 0 (the start) to the number of "
+                          f"actions, found {at}")
+        with store.locked(game_id) as live:
+            n = live.n_actions
+            if at > n:
+                raise NotFound(f"no position {at}: the game has {n} actions (positions 0 "
+                               f"to {n})")
+            if at == n:
+                return None
+            actions = list(live.game.actions)
+            setup = setup_of(live.game)
+            then = dataclasses.replace(live, senders=live.senders[:at], bots={})
+            facts = (n, live.last_action_id, list(live.rounds), actions[at].created_at)
+        try:
+            position = history.position(game_id, setup, actions, at)
+        except HistoryError as exc:
+            raise Refused(f"cannot show position {at}: {exc}") from None
+        return Past(position, then, *facts)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -296,10 +348,19 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
         return _created(created)
 
     @app.get("/api/games/{game_id}", summary="The state: whose turn, last action id, ...")
-    def get_state(game_id: GameId, secret: Viewer) -> dict[str, Any]:
-        with store.locked(game_id) as live:
-            seat = _seat_or_none(live, secret)
-            return state_view(live, seat, store.now())
+    def get_state(game_id: GameId, secret: Viewer, at: At = None) -> dict[str, Any]:
+        then = past(game_id, at)
+        if then is None:
+            with store.locked(game_id) as live:
+                seat = _seat_or_none(live, secret)
+                return state_view(live, seat, store.now())
+        base = then.position.view("state", lambda g: state_view(
+            dataclasses.replace(then.then, game=g), None,
+            then.clock_at if then.clock_at is not None else store.now()))
+        return {**base, "seat": _seat_or_none(then.then, secret),
+                "rounds": round_starts(then.rounds),
+                "history": {"at": then.position.at, "of": then.of,
+                            "last_action_id": then.last_action_id}}
 
     @app.get("/api/games/{game_id}/legal", summary="The seat's legal actions")
     def legal(game_id: GameId, secret: Secret) -> dict[str, Any]:
@@ -370,16 +431,21 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                                  headers={"Cache-Control": "no-cache",
                                           "X-Accel-Buffering": "no"})
 
-    @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
-    def map_image(game_id: GameId) -> Response:
+    def drawing(game_id: str, at: int | None, name: str, draw: Callable[[Any], str]) -> Response:
+        then = past(game_id, at)
+        if then is not None:
+            return Response(then.position.view(name, draw), media_type="image/svg+xml")
         with store.locked(game_id) as live:
-            return Response(map_svg(live.game), media_type="image/svg+xml")
+            return Response(draw(live.game), media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
+    def map_image(game_id: GameId, at: At = None) -> Response:
+        return drawing(game_id, at, "map", map_svg)
 
     @app.get("/api/games/{game_id}/panels.svg",
              summary="Stock market, companies, players and depot (SVG)")
-    def panels_image(game_id: GameId) -> Response:
-        with store.locked(game_id) as live:
-            return Response(panels_svg(live.game), media_type="image/svg+xml")
+    def panels_image(game_id: GameId, at: At = None) -> Response:
+        return drawing(game_id, at, "panels", panels_svg)
 
     return app
 

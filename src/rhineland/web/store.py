@@ -116,8 +116,10 @@ def well_formed(secret: str | None) -> bool:
 class Live:
     """A game in memory: the engine's game, its stored setup, who sent each action
     (``senders[i]``: the player id whose seat sent ``game.actions[i]``, ``None`` for an
-    imported one), the bots by player id, when the game was created (Unix seconds) and
-    its chess clock (seconds of thinking time per player, ``None``: no clock).  The
+    imported one), the bots by player id, when the game was created (Unix seconds),
+    its chess clock (seconds of thinking time per player, ``None``: no clock) and the
+    round of every position (``rounds[i]``: the label of the round after the first ``i``
+    actions, :func:`round_label`; ``n_actions + 1`` of them).  The
     seats' and the spectator's secrets are known by their SHA-256 only
     (:func:`~rhineland.web.db.secret_hash`)."""
 
@@ -132,6 +134,7 @@ class Live:
     created_at: int = 0
     clock: int | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    rounds: list[str] = field(default_factory=list)
 
     @property
     def n_actions(self) -> int:
@@ -279,10 +282,11 @@ class GameStore:
         export = parse_export({"title": title, "players": players,
                                "settings": {"seed": seed, "optional_rules": rules},
                                "actions": records})
-        game = _replayed(export)
+        rounds: list[str] = []
+        game = _replayed(export, rounds)
         live = Live(game_id, game, players, {int(k): v for k, v in hashes.items()}, spectator,
                     {int(k): v for k, v in bots.items()}, description, senders, created_at,
-                    clock)
+                    clock, rounds=rounds)
         with self._guard:
             self._live[game_id] = live
             while len(self._live) > self.cache_size:
@@ -507,6 +511,7 @@ class GameStore:
             self._drop(live.id)
             raise
         live.senders.append(pid)
+        live.rounds.append(round_label(game))
         self._changed(live)
 
     def _store(self, game_id: str, n: int, action: Action, pid: int | None, game: Game) -> None:
@@ -542,16 +547,18 @@ class GameStore:
             undo = Undo(entity=pid, entity_type="player", id=live.last_action_id + 1,
                         created_at=self.now(), action_id=before)
             records = [a.to_json() for a in game.actions] + [undo.to_json()]
+            rounds: list[str] = []
             try:
                 rebuilt = _replayed(parse_export({
                     "title": game.data.title, "players": live.players,
                     "settings": {"seed": game.seed,
                                  "optional_rules": list(game.title.optional_rules)},
-                    "actions": records}))
+                    "actions": records}), rounds)
             except (ExportError, GameError) as exc:
                 raise Refused(f"cannot undo: {exc}") from None
             self._store(game_id, live.n_actions, rebuilt.actions[-1], pid, rebuilt)
             live.game = rebuilt
+            live.rounds = rounds
             live.senders.append(pid)
             live.bots.clear()
             self._changed(live)
@@ -596,11 +603,21 @@ def _status(game: Game) -> str:
     return "finished" if game.is_terminal else "active"
 
 
-def _replayed(export: Export) -> Game:
+def round_label(game: Game) -> str:
+    """The label of the round ``game`` is in (``"SR 1"``, ``"OR 2.1"``; ``""`` when
+    there is none)."""
+    return game.round.label if game.state.round is not None else ""
+
+
+def _replayed(export: Export, rounds: list[str] | None = None) -> Game:
     """The game of ``export`` with every action replayed (the reference's leniencies
-    allowed for what was recorded, none for what comes next).  Raises ``ReplayError``."""
+    allowed for what was recorded, none for what comes next); ``rounds`` gets the round
+    label of every position (:attr:`Live.rounds`).  Raises ``ReplayError``."""
     game = game_from_export(export)
+    if rounds is not None:
+        rounds.append(round_label(game))
     for _ in replay_iter(export, game):
-        pass
+        if rounds is not None:
+            rounds.append(round_label(game))
     game.leniencies = frozenset()
     return game

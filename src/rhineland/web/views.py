@@ -21,7 +21,7 @@ from rhineland.engine.actions import LayTile, PlaceToken
 from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.legal import AmountRange, RouteChoice
 from rhineland.errors import GameError
-from rhineland.io.describe import player_status, spoken
+from rhineland.io.describe import player_status, round_words, spoken
 from rhineland.render import render_svg, svg
 from rhineland.render.panels import draw_panels
 from rhineland.web.page import (
@@ -58,7 +58,10 @@ def state_view(live: Live, seat: int | None = None, now: int | None = None) -> d
     (:func:`~rhineland.web.page.train_roster`), ``tiles``
     (:func:`~rhineland.web.page.tile_manifest`) and ``log_sections`` (the last
     :data:`LOG_SECTION_LINES` lines as sentences under round headings,
-    :func:`~rhineland.web.page.log_sections`)."""
+    :func:`~rhineland.web.page.log_sections`); ``rounds`` (:func:`round_starts`) and
+    ``history`` (``None`` here: the position now; a past position's state,
+    ``GET /api/games/{id}?at=N``, has ``{"at", "of", "last_action_id"}``) let it step
+    through the game's positions."""
     game = live.game
     finished = game.is_terminal
     acting = [] if finished else game.acting_entities()
@@ -87,9 +90,24 @@ def state_view(live: Live, seat: int | None = None, now: int | None = None) -> d
         "train_limit": _train_limit(game),
         "result": ({str(k): v for k, v in game.result().items()} if finished else None),
         "clock": clock_view(live, acting, int(time.time()) if now is None else now),
+        "rounds": round_starts(live.rounds),
+        "history": None,
     }
     if seat is not None and not finished:
         out["can_undo"] = _may_undo(live, seat)
+    return out
+
+
+def round_starts(rounds: list[str]) -> list[dict[str, Any]]:
+    """Where each round begins among the positions of a game (``rounds[i]``: the round
+    after the first ``i`` actions, :attr:`~rhineland.web.store.Live.rounds`):
+    ``[{"at": i, "round": "SR 1", "heading": "SR 1"}]``, oldest first (``heading`` in
+    words: :func:`~rhineland.io.describe.round_words`)."""
+    out: list[dict[str, Any]] = []
+    for i, label in enumerate(rounds):
+        if i == 0 or label != rounds[i - 1]:
+            out.append({"at": i, "round": label,
+                        "heading": round_words(label) if label else "game over"})
     return out
 
 

@@ -1,9 +1,25 @@
 // The game page: the map (SVG from the server), the seat's legal actions (from the
-// server's legal_actions, never computed here), the tables, the log, live updates (SSE).
+// server's legal_actions, never computed here), the tables, the log, live updates (SSE),
+// the history (every past position, replayed by the server: GET ...?at=N).
 import { $, el, fetchBody } from "/static/dom.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
-const secret = location.hash.slice(1) || null;
+
+// the fragment: the seat's secret and the position looked at, "#SECRET&at=N" (both
+// optional; the secret never leaves the fragment)
+function readHash() {
+  let found = null;
+  let pos = null;
+  for (const part of location.hash.slice(1).split("&")) {
+    if (!part) continue;
+    const m = /^at=(\d{1,9})$/.exec(part);
+    if (m) pos = Number(m[1]);
+    else found = part;
+  }
+  return { secret: found, at: pos };
+}
+const secret = readHash().secret;
+let at = readHash().at;  // the past position looked at (actions applied), null: now
 
 let state = null;      // GET /api/games/{id}
 let legal = [];        // this seat's legal actions
@@ -36,16 +52,27 @@ async function refresh() {
   try {
     do {
       again = false;
-      state = await api("");
+      const looking = at;
+      try {
+        state = await api(looking === null ? "" : `?at=${looking}`);
+      } catch (e) {
+        if (looking === null || e.status !== 404) throw e;
+        say(`no such position: ${e.message}`, "error");
+        setAt(null);
+        continue;
+      }
+      if (looking !== null && state.history === null) setAt(null, false);  // that is now
       legal = [];
-      if (secret && state.seat !== null && !state.finished) {
+      if (secret && state.seat !== null && !state.finished && state.history === null) {
         const l = await api("/legal");
         if (l.last_action_id === state.last_action_id) legal = l.actions;
         else again = true;
       }
-      const svg = await api(`/map.svg?v=${state.last_action_id}`);
+      const svg = await api(state.history === null ? `/map.svg?v=${state.last_action_id}`
+        : `/map.svg?at=${state.history.at}`);
       drawMap(svg);
       drawAll();
+      if (at !== looking) again = true;  // stepped on while this position loaded
     } while (again);
   } catch (e) {
     say(`error: ${e.message}`, "error");
@@ -55,23 +82,31 @@ async function refresh() {
 }
 
 function drawAll() {
-  document.title = `${state.title} · ${state.status}`;
+  const past = state.history;
+  document.title = `${state.title} · ${past ? "history · " : ""}${state.status}`;
   $("#title").textContent = state.title;
   $("#status").textContent = state.status;
-  document.body.dataset.lastActionId = state.last_action_id;
+  // the game's last action now (a past position's state says it in history)
+  document.body.dataset.lastActionId = past ? past.last_action_id : state.last_action_id;
+  document.body.dataset.position = past ? past.at : state.n_actions;
+  document.body.classList.toggle("history", past !== null);
+  drawHistory();
   const me = state.seat;
   $("#whoami").textContent = me === null ? "watching (spectator)" : `you play ${playerName(me)}`;
-  const mine = me !== null && state.acting.includes(me);
+  const mine = me !== null && state.acting.includes(me) && !past;
   const turn = $("#turn");
   turn.dataset.mine = mine ? "1" : "0";
-  if (state.finished) {
+  if (past) {
+    turn.textContent = state.finished ? "then: game over"
+      : `then: ${state.acting.map(playerName).join(", ")} to act`;
+  } else if (state.finished) {
     const scores = Object.entries(state.result || {}).sort((a, b) => b[1] - a[1])
       .map(([pid, v]) => `${playerName(Number(pid))} ${v}M`).join(", ");
     turn.textContent = `game over: ${scores}`;
   } else {
     turn.textContent = mine ? "your turn" : `waiting for ${state.acting.map(playerName).join(", ")}`;
   }
-  $("#undo").hidden = !state.can_undo;
+  $("#undo").hidden = !state.can_undo || past !== null;
   const mePlayer = state.players.find((p) => p.id === me);
   $("#bankline").textContent = (mePlayer ? `your cash ${mePlayer.cash}M · ` : "") +
     `bank ${state.bank}M · phase ${state.phase}`;
@@ -135,7 +170,9 @@ function drawHexPanel() {
   $("#hex-name").textContent = selectedHex;
   const box = $("#hex-choices");
   box.replaceChildren();
-  if (!here.length) box.append(el("p", {}, legal.length ? "nothing to do on this hex now" : "not your turn"));
+  const none = state.history ? "looking back: nothing to do"
+    : legal.length ? "nothing to do on this hex now" : "not your turn";
+  if (!here.length) box.append(el("p", {}, none));
   for (const e of here) box.append(actionButton(e));
   panel.hidden = false;
 }
@@ -260,6 +297,7 @@ async function runEdited() {
 function drawActions() {
   const box = $("#actions");
   box.replaceChildren();
+  if (state.history) box.append(el("p", { class: "hint" }, "a past position: no actions (back to now to act)"));
   const onMap = legal.filter((e) => e.hex);
   const groups = new Map();
   for (const e of legal) {
@@ -485,12 +523,76 @@ function drawClocks() {
     if (!clock) continue;
     const pid = Number(cell.dataset.player);
     let left = clock.left[String(pid)];
-    if (clock.running === pid) left -= (Date.now() - fetchedAt) / 1000;
+    if (clock.running === pid && !state.history) left -= (Date.now() - fetchedAt) / 1000;
     cell.textContent = clockText(left);
     cell.classList.toggle("running", clock.running === pid);
   }
 }
 setInterval(drawClocks, 1000);
+
+// -- the history: every position of the game, replayed by the server ---------------------
+// positions: 0 (the start) to the number of actions (now); the map and the tables are
+// the server's for that position, no action is offered, live updates do not move it
+function positions() {
+  const past = state.history;
+  return { pos: past ? past.at : state.n_actions, of: past ? past.of : state.n_actions };
+}
+
+function hashFor(pos) {
+  const parts = [secret, pos === null ? null : `at=${pos}`].filter(Boolean);
+  return parts.length ? `#${parts.join("&")}` : "";
+}
+
+// look at position `pos` (null or the last one: now); `load`: fetch it
+function setAt(pos, load = true) {
+  const next = pos === null || (state && pos >= positions().of) ? null : Math.max(0, pos);
+  if (next === at && load) return;
+  at = next;
+  history.replaceState(null, "", location.pathname + location.search + hashFor(at));
+  if (next !== null) { selectedHex = null; editRoutes = null; }
+  if (load) refresh();
+}
+
+function roundStart(pos, dir) {
+  const starts = state.rounds.map((r) => r.at);
+  if (dir < 0) return starts.filter((s) => s < pos).pop() ?? 0;
+  return starts.find((s) => s > pos) ?? null;
+}
+
+function drawHistory() {
+  const { pos, of } = positions();
+  const past = state.history;
+  const round = state.rounds.filter((r) => r.at <= pos).pop();
+  const where = pos === 0 ? "the start" : `after action ${pos} of ${of}`;
+  $("#h-where").textContent = past ? `${round ? `${round.heading} · ` : ""}${where}` : `now: ${of} actions`;
+  for (const id of ["#h-first", "#h-prev", "#h-prev-round"]) $(id).disabled = pos === 0;
+  for (const id of ["#h-next", "#h-next-round", "#h-last"]) $(id).disabled = pos >= of;
+  $("#h-banner").hidden = !past;
+  // the position for anyone (the spectator's view: no secret in a shared link)
+  $("#h-link").href = `/g/${encodeURIComponent(gameId)}#at=${pos}`;
+}
+
+const step = (delta) => { const { pos } = positions(); setAt(pos + delta); };
+$("#h-first").addEventListener("click", () => setAt(0));
+$("#h-prev").addEventListener("click", () => step(-1));
+$("#h-next").addEventListener("click", () => step(1));
+$("#h-last").addEventListener("click", () => setAt(null));
+$("#h-now").addEventListener("click", () => setAt(null));
+$("#h-prev-round").addEventListener("click", () => setAt(roundStart(positions().pos, -1)));
+$("#h-next-round").addEventListener("click", () => setAt(roundStart(positions().pos, 1)));
+document.addEventListener("keydown", (ev) => {
+  if (!state || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea, [contenteditable]")) return;
+  if (ev.key !== "ArrowLeft" && ev.key !== "ArrowRight") return;
+  const dir = ev.key === "ArrowLeft" ? -1 : 1;
+  ev.preventDefault();
+  if (ev.shiftKey) setAt(roundStart(positions().pos, dir));
+  else step(dir);
+});
+window.addEventListener("hashchange", () => {
+  const wanted = readHash().at;
+  if (wanted !== at) { at = wanted; refresh(); }
+});
 
 // -- live updates -------------------------------------------------------------------
 function listen() {
@@ -499,7 +601,9 @@ function listen() {
   source.addEventListener("error", () => { $("#conn").textContent = "reconnecting"; $("#conn").dataset.live = "0"; });
   source.addEventListener("action", (ev) => {
     const { last_action_id } = JSON.parse(ev.data);
-    if (!state || last_action_id !== state.last_action_id) refresh();
+    // in history the position stays; its state says how many actions there are now
+    const seen = state && (state.history ? state.history.last_action_id : state.last_action_id);
+    if (last_action_id !== seen) refresh();
   });
 }
 
