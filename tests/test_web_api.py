@@ -388,7 +388,7 @@ def test_concurrent_actions_on_two_servers_store_exactly_one(db_url: str) -> Non
 
 
 def test_events_reach_every_open_stream(db_url: str) -> None:  # noqa: F811
-    from webserver import live_server
+    from webserver import live_server, next_event
 
     with live_server(db_url) as base, httpx.Client(base_url=base, timeout=10) as c:
         g = c.post("/api/games", json={"title": "1893", "players": ["Ann", "Ben"]}).json()
@@ -397,15 +397,6 @@ def test_events_reach_every_open_stream(db_url: str) -> None:  # noqa: F811
                 c.stream("GET", f"/api/games/{gid}/events") as two:
             assert one.headers["content-type"].startswith("text/event-stream")
             streams = [one.iter_lines(), two.iter_lines()]
-
-            def next_event(lines: Iterator[str]) -> tuple[str, dict[str, Any]]:
-                kind = ""
-                for line in lines:
-                    if line.startswith("event: "):
-                        kind = line[7:]
-                    elif line.startswith("data: "):
-                        return kind, json.loads(line[6:])
-                raise AssertionError("the stream ended")
 
             assert [next_event(s) for s in streams] == [("action", {"last_action_id": 0})] * 2
             for turn, secret in enumerate([ann, ben, ann]):
@@ -432,7 +423,7 @@ def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noq
     open_engine(db_url)  # a second start migrates nothing
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0003",)]
+            ("0004",)]
         ctx = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(ctx, Base.metadata) == []
 

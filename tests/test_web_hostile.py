@@ -271,7 +271,7 @@ def test_ids_and_secrets_of_the_wrong_shape_are_refused_before_the_database(
     monkeypatch.setattr(store, "_load", counted)
     bad_ids = ["a" * 33, "x.y", "ünï", "a b", "a\tb", "*", "a'b", "a~b"]
     for bad in bad_ids:
-        for path in ("", "/legal", "/export", "/map.svg", "/events"):
+        for path in ("", "/legal", "/export", "/map.svg", "/events", "/chat"):
             r = client.get(f"/api/games/{quote(bad, safe='')}{path}", headers=bearer(ann))
             assert r.status_code == 404, (bad, path)
             assert one_line_error(r) == ("no game: a game id is 1 to 32 letters, digits, "
@@ -601,7 +601,7 @@ class Fuzzed:
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     db = tmp_path_factory.mktemp("fuzz") / "games.sqlite3"
     app = create_app(f"sqlite:///{db}", inline_bots=True, resume_bots=False,
-                     limits=Limits(action_burst=10**9))
+                     limits=Limits(action_burst=10**9, chat_burst=10**9))
     with TestClient(app, raise_server_exceptions=False) as c:
         yield Fuzzed(c)
 
@@ -617,7 +617,7 @@ def assert_no_failure(r: httpx.Response) -> None:
 SEGMENT = st.text(min_size=0, max_size=40)
 HEADER_TEXT = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e), max_size=70)
 ENDPOINTS = ["", "/legal", "/actions", "/routes", "/undo", "/export", "/map.svg",
-             "/panels.svg", "/events"]
+             "/panels.svg", "/events", "/chat"]
 
 
 @st.composite
@@ -754,6 +754,7 @@ BODIES = {
                                 {"action": RECORD}]),
     "routes": ROUTES,
     "undo": st.sampled_from([{"last_action_id": LAST}, {}, RECORD]),
+    "chat": st.fixed_dictionaries({"text": st.text(max_size=600) | JSON_ANY}) | JSON_ANY,
     "create": CREATE, "import": IMPORT}
 
 
@@ -761,7 +762,7 @@ BODIES = {
 def posts(draw: st.DrawFn) -> Post:
     """A :class:`Post` (actions most often; runs by stops, undos, new games, imports)."""
     endpoint = draw(st.sampled_from(["actions", "actions", "actions", "routes", "undo",
-                                     "create", "import"]))
+                                     "chat", "create", "import"]))
     return Post(endpoint, draw(st.integers(0, 7)), draw(st.integers(0, 63)),
                 draw(st.integers(0, 2**16)),
                 draw(st.lists(st.tuples(st.integers(0, 63), st.just(DROP) | JSON_ANY),

@@ -22,6 +22,7 @@ SEED_EXPORT = SHARED / "fixtures" / "18Rhl" / "18Rhl_seed_opening.json"
 SHOTS = Path("/tmp")
 ANN = "<b>Ann</b>"
 BEN = 'Ben<img src=x id="pwned">'
+CHAT = 'look at SR 1 <b>here</b> <img src=x id="chat-pwned">'
 WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
 
 
@@ -211,13 +212,14 @@ def test_1893_starting_package_page(tmp_path: Path) -> None:
 
 
 @needs_shared
-def test_history_back_to_the_first_stock_round_and_forward_in_the_browser(
-        tmp_path: Path) -> None:
+def test_history_and_chat_in_the_browser(tmp_path: Path) -> None:
     """The worked example imported to ADR's payout in OR 2.1: P2 (desktop) steps back
     by rounds to the start of SR 1 (the map without ADR's tile, the tables of then, no
     action offered, the position in the fragment beside the secret), stays there while
     P1 (phone) acts, steps on with the keyboard and the buttons, and comes back to now;
-    a link to a position opens it, for anyone."""
+    a link to a position opens it, for anyone.  The chat: P2 writes from the past
+    position (markup in it shown as text), P1's phone shows it at once and answers, the
+    spectator reads both and has nothing to write with."""
     playwright = _playwright()
     problems: list[str] = []
     with live_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as base, playwright() as p:
@@ -257,6 +259,23 @@ def test_history_back_to_the_first_stock_round_and_forward_in_the_browser(
         link = desk.locator("#h-link").get_attribute("href")
         assert link == f"/g/{gid}#at={sr1}"  # a link for anyone: no secret in it
         desk.screenshot(path=str(SHOTS / "page-18rhl-history-sr1-desktop.png"), full_page=True)
+        # the chat, from the past position: P1's phone shows it at once, as text
+        desk.locator("#chat-text").fill(CHAT)
+        desk.locator("#chat-form").get_by_role("button", name="send").click()
+        phone.wait_for_selector("#chat li[data-seat='2']")
+        line = phone.locator("#chat li").first
+        assert line.locator("b.name").inner_text() == "P2"
+        assert line.locator(".text").inner_text() == CHAT
+        assert phone.locator("#chat li img, #chat-pwned").count() == 0
+        assert desk.locator("#chat-text").input_value() == ""
+        assert desk.locator(f'body.history[data-position="{sr1}"]').count() == 1
+        phone.locator("#chat-text").fill("  yes, before ADR was parred  ")
+        phone.locator("#chat-text").press("Enter")
+        desk.wait_for_selector("#chat li[data-seat='1']")
+        assert desk.locator("#chat li .text").all_inner_texts() == [
+            CHAT, "yes, before ADR was parred"]
+        assert "mine" in (desk.locator("#chat li").first.get_attribute("class") or "")
+        phone.locator("#chat-box").screenshot(path=str(SHOTS / "page-18rhl-chat-phone.png"))
         # P1 acts on the phone; the desk stays where it looks, and learns of the action
         phone.locator("#actions").get_by_role("button", name="ADR: pass: buy no train",
                                               exact=True).click()
@@ -293,6 +312,10 @@ def test_history_back_to_the_first_stock_round_and_forward_in_the_browser(
         shared.wait_for_selector(f'body.history[data-position="{sr1}"]')
         assert shared.locator("#whoami").inner_text() == "watching (spectator)"
         assert shared.locator("#status").inner_text() == then["status"]
+        shared.wait_for_selector("#chat li[data-seat='1']")
+        assert shared.locator("#chat li .text").count() == 2
+        assert shared.locator("#chat-form").is_hidden()
+        assert shared.locator("#chat-watch").is_visible()
         shared.screenshot(path=str(SHOTS / "page-18rhl-history-link-phone.png"), full_page=True)
         # a link past the end says so and shows now
         late = _open(browser, f"{base}/g/{gid}#at=500", "phone", problems, 39)

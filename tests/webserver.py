@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import httpx
 import uvicorn
@@ -45,3 +47,14 @@ def live_server(db_url: str, **app_args: object) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def next_event(lines: Iterator[str]) -> tuple[str, dict[str, Any]]:
+    """The next server-sent event of a stream's ``lines``: its kind and its data."""
+    kind = ""
+    for line in lines:
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            return kind, json.loads(line[6:])
+    raise AssertionError("the stream ended")

@@ -16,7 +16,10 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   validation's message);
 * ``POST /api/games/{id}/undo`` ``{"last_action_id": N}``: undo one's own last action;
 * ``GET /api/games/{id}/export``: the 18xx.games export (``result`` once finished);
-* ``GET /api/games/{id}/events``: server-sent events, one per stored action;
+* ``GET /api/games/{id}/events``: server-sent events, one per stored action (``action``)
+  and chat message (``chat``);
+* ``GET /api/games/{id}/chat``: the chat; ``POST`` with the seat secret and ``{"text"}``:
+  write in it;
 * ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position
   (``?at=N``: of a past one).
 
@@ -109,6 +112,13 @@ class RunRequest(BaseModel):
     entity: str
     routes: list[RouteStops]
     last_action_id: int
+
+
+class ChatRequest(BaseModel):
+    """``POST /api/games/{id}/chat``: the message (plain text, at most
+    :data:`~rhineland.web.store.CHAT_CHARS` characters)."""
+
+    text: str = Field(examples=["good luck, all"])
 
 
 class UndoRequest(BaseModel):
@@ -234,6 +244,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     lim = limits or Limits()
     hub = Hub(per_client=lim.streams_per_client)
     buckets = TokenBuckets(lim.action_burst, lim.action_rate, lim.clock)
+    chat_buckets = TokenBuckets(lim.chat_burst, lim.chat_rate, lim.clock)
 
     def admit(game_id: str, pid: int) -> None:
         wait = buckets.take((game_id, pid))
@@ -242,9 +253,18 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                           f"once, then {lim.action_rate:g} a second; try again in "
                           f"{retry_after(wait)} s", retry_after(wait))
 
+    def admit_chat(game_id: str, pid: int) -> None:
+        wait = chat_buckets.take((game_id, pid))
+        if wait:
+            raise TooMany(f"too many messages from this seat: at most {lim.chat_burst} at "
+                          f"once, then {lim.chat_rate:g} a second; try again in "
+                          f"{retry_after(wait)} s", retry_after(wait))
+
     engine = open_engine(db_url)
-    store = (GameStore(engine, on_change=hub.publish, admit=admit) if now is None else
-             GameStore(engine, on_change=hub.publish, now=now, admit=admit))
+    hooks: dict[str, Any] = {"on_change": hub.publish, "admit": admit,
+                             "admit_chat": admit_chat, "on_chat": hub.publish_chat}
+    store = (GameStore(engine, **hooks) if now is None else
+             GameStore(engine, now=now, **hooks))
     runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
     history = History()
 
@@ -437,6 +457,19 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
             return Response(then.position.view(name, draw), media_type="image/svg+xml")
         with store.locked(game_id) as live:
             return Response(draw(live.game), media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/chat", summary="The chat: the last messages, oldest first")
+    def chat(game_id: GameId) -> dict[str, Any]:
+        return {"messages": store.messages(game_id)}
+
+    @app.post("/api/games/{game_id}/chat", summary="Write in the chat (a seat)",
+              openapi_extra=_body_doc(ChatRequest),
+              responses={403: {"description": "not a seat's secret (the spectator's)"},
+                         422: {"description": "empty, too long, or control characters"},
+                         429: {"description": "too many messages from this seat"}})
+    async def write(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
+        body: ChatRequest = _json_body(await request.body(), ChatRequest)
+        return await run_in_threadpool(store.chat, game_id, secret, body.text)
 
     @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
     def map_image(game_id: GameId, at: At = None) -> Response:

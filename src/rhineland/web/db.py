@@ -1,10 +1,11 @@
-"""The database: games and their actions (SQLAlchemy 2, SQLite or PostgreSQL).
+"""The database: games, their actions and their chat (SQLAlchemy 2, SQLite or PostgreSQL).
 
 A game row holds what a new game needs (title, players, seed, optional rules), the seat
 secrets, the bots by seat and ``n_actions``, the number of its stored actions; each
 action row holds one export action record (JSON) at its position ``seq`` (0, 1, ...).
 The primary key ``(game_id, seq)`` and the guarded update of ``n_actions`` make two
 writers of one game exclude each other: only one action is ever stored at a position.
+A message row holds one line of a game's chat: the seat that wrote it, its text and when.
 Seat secrets are stored as their SHA-256 only (:func:`secret_hash`): a secret is shown
 once, when its game is made, and a copy of the database opens no seat.
 The tables are made and kept up to date by the Alembic migrations in ``migrations/``
@@ -80,6 +81,24 @@ class ActionRow(Base):
     action_id: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class MessageRow(Base):
+    """One chat message of game ``game_id``: ``id`` numbers the messages of the whole
+    database in the order they were written; ``seat``: the player id that wrote it;
+    ``text``: as written (plain text, at most :data:`~rhineland.web.store.CHAT_CHARS`
+    characters); ``at``: how many actions the game had then; ``created_at``: Unix
+    seconds."""
+
+    __tablename__ = "messages"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[int] = mapped_column(BigInteger)
 
 
 def secret_hash(secret: str) -> str:

@@ -1,9 +1,12 @@
-"""Live updates: every stored action is pushed to the open pages as a server-sent event.
+"""Live updates: every stored action and chat message is pushed to the open pages as a
+server-sent event.
 
 :class:`Hub` is fed from any thread (``publish(game_id, last_action_id)``, the store's
-``on_change``) and read by the event streams of the event loop: each subscriber has an
-``asyncio.Queue`` filled through ``loop.call_soon_threadsafe``.  A stream sends
-``event: action`` with ``{"last_action_id": N}``; the page then fetches the state.
+``on_change``; ``publish_chat(game_id, message_id)``, its ``on_chat``) and read by the
+event streams of the event loop: each subscriber has an ``asyncio.Queue`` filled through
+``loop.call_soon_threadsafe``.  A stream sends ``event: action`` with
+``{"last_action_id": N}`` (the page then fetches the state) and ``event: chat`` with
+``{"id": N}``, the newest message (the page then fetches the chat).
 A client address has at most ``per_client`` streams of one game open: a new one closes
 the oldest (a reloaded page's stream whose end the server has not noticed yet, or a
 client opening streams to hold the server).
@@ -25,10 +28,13 @@ HEARTBEAT = 15.0
 PER_CLIENT = 8
 """Open streams of one game per client address (a household's players, a few tabs)."""
 
-_CLOSE = -1
+ACTION, CHAT = "action", "chat"
+"""The kinds of event."""
+
+_CLOSE = ("close", -1)
 """Put in a stream's queue: the stream ends (a newer one of its client took its place)."""
 
-_Entry = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[int]"]
+_Entry = tuple[asyncio.AbstractEventLoop, "asyncio.Queue[tuple[str, int]]"]
 
 
 class Hub:
@@ -43,11 +49,18 @@ class Hub:
 
     def publish(self, game_id: str, last_action_id: int) -> None:
         """Tell every stream of ``game_id`` that the game is now at ``last_action_id``."""
+        self._put(game_id, (ACTION, last_action_id))
+
+    def publish_chat(self, game_id: str, message_id: int) -> None:
+        """Tell every stream of ``game_id`` that its chat's newest message is ``message_id``."""
+        self._put(game_id, (CHAT, message_id))
+
+    def _put(self, game_id: str, item: tuple[str, int]) -> None:
         with self._lock:
             subs = list(self._subs.get(game_id, ()))
         for loop, queue in subs:
             with contextlib.suppress(RuntimeError):  # the loop has closed
-                loop.call_soon_threadsafe(queue.put_nowait, last_action_id)
+                loop.call_soon_threadsafe(queue.put_nowait, item)
 
     def subscribers(self, game_id: str) -> int:
         """How many streams of ``game_id`` are open."""
@@ -57,10 +70,11 @@ class Hub:
     async def stream(self, game_id: str, first: int, client: str = "") -> AsyncIterator[bytes]:
         """The event stream of ``game_id`` for the client address ``client``: an
         ``action`` event at once (``first``, the last action id now), then one per stored
-        action, a comment every :data:`HEARTBEAT` seconds while idle; it ends when the
+        action and one per chat message (those that come together: one of each kind, the
+        newest), a comment every :data:`HEARTBEAT` seconds while idle; it ends when the
         client opens more than ``per_client`` streams of the game (the oldest ends)."""
         loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[int] = asyncio.Queue()
+        queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         entry = (loop, queue)
         key = (client, game_id)
         with self._lock:
@@ -75,15 +89,20 @@ class Hub:
             yield _event(first)
             while True:
                 try:
-                    last = await asyncio.wait_for(queue.get(), HEARTBEAT)
+                    item = await asyncio.wait_for(queue.get(), HEARTBEAT)
                 except TimeoutError:
                     yield b": keep-alive\n\n"
                     continue
-                while last != _CLOSE and not queue.empty():  # several actions: one event
-                    last = queue.get_nowait()
-                if last == _CLOSE:
+                newest = {item[0]: item[1]}
+                while item != _CLOSE and not queue.empty():  # several: one event a kind
+                    item = queue.get_nowait()
+                    newest[item[0]] = item[1]
+                if _CLOSE[0] in newest:
                     return
-                yield _event(last)
+                if ACTION in newest:
+                    yield _event(newest[ACTION])
+                if CHAT in newest:
+                    yield _chat_event(newest[CHAT])
         finally:
             with self._lock:
                 subs = self._subs.get(game_id)
@@ -101,3 +120,7 @@ class Hub:
 def _event(last_action_id: int) -> bytes:
     data = orjson.dumps({"last_action_id": last_action_id})
     return b"event: action\ndata: " + data + b"\n\n"
+
+
+def _chat_event(message_id: int) -> bytes:
+    return b"event: chat\ndata: " + orjson.dumps({"id": message_id}) + b"\n\n"

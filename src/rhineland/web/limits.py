@@ -10,7 +10,8 @@
   script, ``frame-ancestors 'none'``, ``X-Frame-Options: DENY``,
   ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer`` on every
   response.
-* :class:`TokenBuckets` bound the actions per (game, seat): a burst, then a refill rate.
+* :class:`TokenBuckets` bound the actions and the chat messages per (game, seat): a
+  burst, then a refill rate.
 * :func:`server_config` runs uvicorn with timeouts (idle keep-alive, the request head,
   the body), a bound on the request head's size and on concurrent connections.
 
@@ -47,12 +48,13 @@ class Limits:
     18xx.games export; a finished game's weighs about 100 KB); ``body_seconds``: the
     time a body may take to arrive; ``depth``: the deepest JSON nesting of a body;
     ``action_burst`` actions per seat at once, then ``action_rate`` per second;
+    ``chat_burst`` chat messages per seat at once, then ``chat_rate`` per second;
     ``streams_per_client``: event streams per client address and game (a new one closes
     the oldest); ``head_seconds``: the time a request's head (line and headers) may take
     to arrive; ``keep_alive_seconds``: an idle connection's life; ``head_bytes``: the
     most of a request head buffered while it is incomplete; ``connections``: concurrent
     connections of one server process (more get 503); ``clock``: monotonic seconds (the
-    action rate's; tests drive it).
+    action and chat rates'; tests drive it).
     """
 
     body: int = 1 * MiB
@@ -61,6 +63,8 @@ class Limits:
     depth: int = 64
     action_burst: int = 60
     action_rate: float = 3.0
+    chat_burst: int = 10
+    chat_rate: float = 0.5
     streams_per_client: int = 8
     head_seconds: float = 10.0
     keep_alive_seconds: int = 5

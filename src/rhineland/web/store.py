@@ -16,6 +16,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -42,7 +43,7 @@ from rhineland.io.export import (
     to_export,
 )
 from rhineland.routes.stops import run_from_stops
-from rhineland.web.db import ActionRow, GameRow, secret_hash
+from rhineland.web.db import ActionRow, GameRow, MessageRow, secret_hash
 
 
 class WebError(Exception):
@@ -99,6 +100,28 @@ the column holds 32): anything else is no game's, refused before the database is
 SECRET = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """The shape of a seat or spectator secret (made ones are 24 characters,
 ``secrets.token_urlsafe(18)``): anything else opens no seat, refused unhashed."""
+
+
+CHAT_CHARS = 500
+"""The longest chat message, in characters."""
+
+CHAT_LINES = 200
+"""How many of a game's last chat messages are read."""
+
+
+def chat_text(text: str) -> str:
+    """A chat message as stored: ``text`` without spaces around it.  Raises
+    :class:`Refused` for an empty one, one over :data:`CHAT_CHARS` characters, or one
+    with a control character other than a line break or a tab."""
+    text = text.strip()
+    if not text:
+        raise Refused("text: a message needs some text")
+    if len(text) > CHAT_CHARS:
+        raise Refused(f"text: a message is at most {CHAT_CHARS} characters, not {len(text)}")
+    for ch in text:
+        if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cs"):
+            raise Refused(f"text: no control characters (found U+{ord(ch):04X})")
+    return text
 
 
 def check_game_id(game_id: str) -> None:
@@ -218,18 +241,23 @@ class GameStore:
     processes sharing a database exclude each other through the guarded
     ``n_actions`` update (the loser gets :class:`Stale`).  ``admit(game_id, player_id)``
     runs before a seat's action or undo is looked at (the rate limit: it raises
-    :class:`TooMany`).
+    :class:`TooMany`); ``admit_chat(game_id, player_id)`` before a chat message is, and
+    ``on_chat(game_id, message_id)`` runs after one is stored.
     """
 
     def __init__(self, engine: Engine, *, cache: int = 256,
                  on_change: Callable[[str, int], None] | None = None,
                  now: Callable[[], int] = _now,
-                 admit: Callable[[str, int], None] | None = None) -> None:
+                 admit: Callable[[str, int], None] | None = None,
+                 admit_chat: Callable[[str, int], None] | None = None,
+                 on_chat: Callable[[str, int], None] | None = None) -> None:
         self.engine = engine
         self.now = now
         self.cache_size = cache
         self.on_change = on_change
         self.admit = admit
+        self.admit_chat = admit_chat
+        self.on_chat = on_chat
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -408,6 +436,41 @@ class GameStore:
             if live.description:
                 out["description"] = live.description
             return out
+
+    # -- the chat ----------------------------------------------------------------------------
+    def chat(self, game_id: str, secret: str | None, text: str) -> dict[str, Any]:
+        """Store ``text`` (:func:`chat_text`) as a chat message of the seat ``secret``
+        opens and return it as :meth:`messages` does.  Raises :class:`Forbidden` (the
+        spectator link, no seat's secret), :class:`TooMany` (``admit_chat``),
+        :class:`Refused` (the text)."""
+        with self.locked(game_id) as live:
+            pid = live.seat_of(secret)
+            if pid is None:
+                raise Forbidden("the spectator link watches: it writes nothing in the chat")
+            if self.admit_chat is not None:
+                self.admit_chat(game_id, pid)
+            row = MessageRow(game_id=game_id, seat=pid, text=chat_text(text),
+                             at=live.n_actions, created_at=self.now())
+            with Session(self.engine, expire_on_commit=False) as s, s.begin():
+                s.add(row)
+            names = {p["id"]: p["name"] for p in live.players}
+        if self.on_chat is not None:
+            self.on_chat(game_id, row.id)
+        return _message(row, names)
+
+    def messages(self, game_id: str, limit: int = CHAT_LINES) -> list[dict[str, Any]]:
+        """The last ``limit`` chat messages of the game, oldest first: ``{"id", "seat"
+        (player id), "name", "text", "at" (the number of actions then), "created_at"}``.
+        Raises :class:`NotFound`."""
+        check_game_id(game_id)
+        with Session(self.engine) as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                raise NotFound(f"no game {game_id!r}")
+            names = {p["id"]: p["name"] for p in game.players}
+            rows = s.scalars(select(MessageRow).where(MessageRow.game_id == game_id)
+                             .order_by(MessageRow.id.desc()).limit(limit)).all()
+            return [_message(r, names) for r in reversed(rows)]
 
     # -- acting ------------------------------------------------------------------------------
     def act(self, game_id: str, secret: str | None, record: Any,
@@ -597,6 +660,11 @@ class GameStore:
             if active:
                 q = q.where(GameRow.status == "active")
             return list(s.scalars(q).all())
+
+
+def _message(row: MessageRow, names: Mapping[int, str]) -> dict[str, Any]:
+    return {"id": row.id, "seat": row.seat, "name": names.get(row.seat, str(row.seat)),
+            "text": row.text, "at": row.at, "created_at": row.created_at}
 
 
 def _status(game: Game) -> str:

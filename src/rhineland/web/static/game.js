@@ -91,6 +91,7 @@ function drawAll() {
   document.body.dataset.position = past ? past.at : state.n_actions;
   document.body.classList.toggle("history", past !== null);
   drawHistory();
+  drawChatForm();
   const me = state.seat;
   $("#whoami").textContent = me === null ? "watching (spectator)" : `you play ${playerName(me)}`;
   const mine = me !== null && state.acting.includes(me) && !past;
@@ -594,16 +595,65 @@ window.addEventListener("hashchange", () => {
   if (wanted !== at) { at = wanted; refresh(); }
 });
 
+// -- the chat: the seats write, everyone reads (every text as text) ------------------------
+let chatAsked = 0;
+async function loadChat() {
+  const asked = ++chatAsked;
+  try {
+    const { messages } = await api("/chat");
+    if (asked === chatAsked) drawChat(messages);  // a newer answer is on its way
+  } catch (e) {
+    say(`chat: ${e.message}`, "error");
+  }
+}
+
+function drawChat(messages) {
+  const box = $("#chat");
+  const me = state ? state.seat : null;
+  box.replaceChildren(...messages.map((m) => el("li",
+    { "data-id": m.id, "data-seat": m.seat, class: m.seat === me ? "mine" : null,
+      title: m.at ? `after action ${m.at}` : "before the first action" },
+    el("b", { class: "name" }, m.name), ": ", el("span", { class: "text" }, m.text))));
+  box.scrollTop = box.scrollHeight;
+  document.body.dataset.chatId = messages.length ? messages[messages.length - 1].id : 0;
+}
+
+function drawChatForm() {
+  const seated = secret !== null && state && state.seat !== null;
+  $("#chat-form").hidden = !seated;
+  $("#chat-watch").hidden = seated;
+}
+
+$("#chat-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const input = $("#chat-text");
+  if (!input.value.trim()) return;
+  try {
+    await api("/chat", { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: input.value }) });
+    input.value = "";
+  } catch (e) { say(`chat: ${e.message}`, "error"); }
+  await loadChat();
+});
+
 // -- live updates -------------------------------------------------------------------
 function listen() {
   const source = new EventSource(`/api/games/${encodeURIComponent(gameId)}/events`);
-  source.addEventListener("open", () => { $("#conn").textContent = "live"; $("#conn").dataset.live = "1"; });
+  source.addEventListener("open", () => {
+    $("#conn").textContent = "live";
+    $("#conn").dataset.live = "1";
+    loadChat();  // what was written while the stream was away
+  });
   source.addEventListener("error", () => { $("#conn").textContent = "reconnecting"; $("#conn").dataset.live = "0"; });
   source.addEventListener("action", (ev) => {
     const { last_action_id } = JSON.parse(ev.data);
     // in history the position stays; its state says how many actions there are now
     const seen = state && (state.history ? state.history.last_action_id : state.last_action_id);
     if (last_action_id !== seen) refresh();
+  });
+  source.addEventListener("chat", (ev) => {
+    const { id } = JSON.parse(ev.data);
+    if (String(id) !== document.body.dataset.chatId) loadChat();
   });
 }
 
