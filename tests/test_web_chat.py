@@ -181,3 +181,40 @@ def test_every_stream_hears_of_each_message(db_url: str) -> None:  # noqa: F811
                 assert r.status_code == 200, r.text
                 want = ("chat", {"id": r.json()["id"]})
                 assert [next_event(s) for s in streams] == [want, want]
+
+
+def test_a_seats_private_note(db_url: str) -> None:  # noqa: F811
+    """Each seat keeps a note only it reads; it survives a restart; the spectator has
+    none; its length and characters are bounded as the chat's."""
+    from rhineland.web.store import NOTE_CHARS
+
+    with TestClient(create_app(db_url, inline_bots=True, resume_bots=False,
+                               limits=Limits(chat_burst=1000))) as c:
+        g = new(c)
+        gid, (ann, ben) = g["id"], [s["secret"] for s in g["seats"][:2]]
+        url = f"/api/games/{gid}/note"
+        assert c.get(url, headers=bearer(ann)).json() == {"seat": 1, "text": "",
+                                                          "updated_at": None}
+        r = c.put(url, headers=bearer(ann), json={"text": " Ben wants RhE <b>!</b>\n "})
+        assert r.status_code == 200 and r.json()["text"] == "Ben wants RhE <b>!</b>"
+        assert c.put(url, headers=bearer(ben), json={"text": "mine"}).status_code == 200
+        assert c.get(url, headers=bearer(ann)).json()["text"] == "Ben wants RhE <b>!</b>"
+        assert c.get(url, headers=bearer(ben)).json()["text"] == "mine"
+        r = c.put(url, headers=bearer(ann), json={"text": "x" * (NOTE_CHARS + 1)})
+        assert r.status_code == 422 and error(r) == (
+            f"text: a note is at most {NOTE_CHARS} characters, not {NOTE_CHARS + 1}")
+        r = c.put(url, headers=bearer(ann), json={"text": "a\x00"})
+        assert r.status_code == 422 and error(r) == "text: no control characters (found U+0000)"
+        for headers in (bearer(g["spectator"]), {}):
+            for r in (c.get(url, headers=headers),
+                      c.put(url, headers=headers, json={"text": "x"})):
+                assert r.status_code == 403, r.text
+        r = c.get(url, headers=bearer(g["spectator"]))
+        assert error(r) == "the spectator link watches: it has no private note"
+        assert c.get("/api/games/nope/note", headers=bearer(ann)).status_code == 404
+        assert c.get(f"/api/games/{gid}/chat").json() == {"messages": []}  # not the chat
+        assert c.put(url, headers=bearer(ben), json={"text": ""}).json()["text"] == ""
+    with TestClient(create_app(db_url, inline_bots=True, resume_bots=False)) as c:
+        got = c.get(url, headers=bearer(ann)).json()
+        assert got["text"] == "Ben wants RhE <b>!</b>" and isinstance(got["updated_at"], int)
+        assert c.get(url, headers=bearer(ben)).json()["text"] == ""

@@ -276,6 +276,11 @@ def test_history_and_chat_in_the_browser(tmp_path: Path) -> None:
             CHAT, "yes, before ADR was parred"]
         assert "mine" in (desk.locator("#chat li").first.get_attribute("class") or "")
         phone.locator("#chat-box").screenshot(path=str(SHOTS / "page-18rhl-chat-phone.png"))
+        # a private note: kept for the seat over a reload, shown to nobody else
+        desk.locator("#note-box summary").click()
+        desk.locator("#note-text").fill("P1 will buy the 3-train")
+        desk.get_by_role("button", name="save my notes").click()
+        desk.wait_for_selector("#note-said:text-is('saved')")
         # P1 acts on the phone; the desk stays where it looks, and learns of the action
         phone.locator("#actions").get_by_role("button", name="ADR: pass: buy no train",
                                               exact=True).click()
@@ -304,6 +309,8 @@ def test_history_and_chat_in_the_browser(tmp_path: Path) -> None:
         assert desk.get_by_role("button", name="previous position").is_disabled()
         desk.reload()
         desk.wait_for_selector('body.history[data-position="0"] #map svg')
+        assert desk.locator("#note-text").input_value() == "P1 will buy the 3-train"
+        assert phone.locator("#note-text").input_value() == ""
         assert desk.locator("#h-where").inner_text() == "Private auction · the start"
         desk.get_by_role("button", name="last position").click()
         desk.wait_for_selector('body:not(.history)[data-position="39"]')
@@ -316,6 +323,7 @@ def test_history_and_chat_in_the_browser(tmp_path: Path) -> None:
         assert shared.locator("#chat li .text").count() == 2
         assert shared.locator("#chat-form").is_hidden()
         assert shared.locator("#chat-watch").is_visible()
+        assert shared.locator("#note-box").is_hidden()
         shared.screenshot(path=str(SHOTS / "page-18rhl-history-link-phone.png"), full_page=True)
         # a link past the end says so and shows now
         late = _open(browser, f"{base}/g/{gid}#at=500", "phone", problems, 39)

@@ -20,6 +20,8 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   and chat message (``chat``);
 * ``GET /api/games/{id}/chat``: the chat; ``POST`` with the seat secret and ``{"text"}``:
   write in it;
+* ``GET /api/games/{id}/note`` with the seat secret: the seat's private note; ``PUT``
+  ``{"text"}``: keep it;
 * ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position
   (``?at=N``: of a past one).
 
@@ -119,6 +121,13 @@ class ChatRequest(BaseModel):
     :data:`~rhineland.web.store.CHAT_CHARS` characters)."""
 
     text: str = Field(examples=["good luck, all"])
+
+
+class NoteRequest(BaseModel):
+    """``PUT /api/games/{id}/note``: the seat's private note (plain text, at most
+    :data:`~rhineland.web.store.NOTE_CHARS` characters; empty clears it)."""
+
+    text: str = Field(examples=["buy the 3-train before RhE"])
 
 
 class UndoRequest(BaseModel):
@@ -470,6 +479,19 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     async def write(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
         body: ChatRequest = _json_body(await request.body(), ChatRequest)
         return await run_in_threadpool(store.chat, game_id, secret, body.text)
+
+    @app.get("/api/games/{game_id}/note", summary="The seat's private note")
+    def note(game_id: GameId, secret: Secret) -> dict[str, Any]:
+        return store.note(game_id, secret)
+
+    @app.put("/api/games/{game_id}/note", summary="Keep the seat's private note",
+             openapi_extra=_body_doc(NoteRequest),
+             responses={403: {"description": "not a seat's secret (the spectator's)"},
+                        422: {"description": "too long, or control characters"},
+                        429: {"description": "too many writes from this seat"}})
+    async def keep_note(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
+        body: NoteRequest = _json_body(await request.body(), NoteRequest)
+        return await run_in_threadpool(store.save_note, game_id, secret, body.text)
 
     @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
     def map_image(game_id: GameId, at: At = None) -> Response:

@@ -5,7 +5,8 @@ secrets, the bots by seat and ``n_actions``, the number of its stored actions; e
 action row holds one export action record (JSON) at its position ``seq`` (0, 1, ...).
 The primary key ``(game_id, seq)`` and the guarded update of ``n_actions`` make two
 writers of one game exclude each other: only one action is ever stored at a position.
-A message row holds one line of a game's chat: the seat that wrote it, its text and when.
+A message row holds one line of a game's chat: the seat that wrote it, its text and when;
+a note row a seat's private note on its game (read by that seat only).
 Seat secrets are stored as their SHA-256 only (:func:`secret_hash`): a secret is shown
 once, when its game is made, and a copy of the database opens no seat.
 The tables are made and kept up to date by the Alembic migrations in ``migrations/``
@@ -99,6 +100,20 @@ class MessageRow(Base):
     text: Mapped[str] = mapped_column(Text)
     at: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class NoteRow(Base):
+    """The private note of seat ``seat`` (a player id) on game ``game_id``, which only
+    that seat reads: ``text`` (plain text, at most
+    :data:`~rhineland.web.store.NOTE_CHARS` characters), ``updated_at`` (Unix seconds)."""
+
+    __tablename__ = "notes"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
 
 
 def secret_hash(secret: str) -> str:

@@ -43,7 +43,7 @@ from rhineland.io.export import (
     to_export,
 )
 from rhineland.routes.stops import run_from_stops
-from rhineland.web.db import ActionRow, GameRow, MessageRow, secret_hash
+from rhineland.web.db import ActionRow, GameRow, MessageRow, NoteRow, secret_hash
 
 
 class WebError(Exception):
@@ -109,19 +109,29 @@ CHAT_LINES = 200
 """How many of a game's last chat messages are read."""
 
 
-def chat_text(text: str) -> str:
-    """A chat message as stored: ``text`` without spaces around it.  Raises
-    :class:`Refused` for an empty one, one over :data:`CHAT_CHARS` characters, or one
-    with a control character other than a line break or a tab."""
+NOTE_CHARS = 2000
+"""The longest private note, in characters."""
+
+
+def plain_text(text: str, limit: int, what: str) -> str:
+    """``text`` without spaces around it.  Raises :class:`Refused` for one over ``limit``
+    characters (``what`` names it: ``"a message"``), or with a control character other
+    than a line break or a tab."""
     text = text.strip()
-    if not text:
-        raise Refused("text: a message needs some text")
-    if len(text) > CHAT_CHARS:
-        raise Refused(f"text: a message is at most {CHAT_CHARS} characters, not {len(text)}")
+    if len(text) > limit:
+        raise Refused(f"text: {what} is at most {limit} characters, not {len(text)}")
     for ch in text:
         if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cs"):
             raise Refused(f"text: no control characters (found U+{ord(ch):04X})")
     return text
+
+
+def chat_text(text: str) -> str:
+    """A chat message as stored (:func:`plain_text`, at most :data:`CHAT_CHARS`
+    characters); raises :class:`Refused` for an empty one too."""
+    if not text.strip():
+        raise Refused("text: a message needs some text")
+    return plain_text(text, CHAT_CHARS, "a message")
 
 
 def check_game_id(game_id: str) -> None:
@@ -471,6 +481,49 @@ class GameStore:
             rows = s.scalars(select(MessageRow).where(MessageRow.game_id == game_id)
                              .order_by(MessageRow.id.desc()).limit(limit)).all()
             return [_message(r, names) for r in reversed(rows)]
+
+    def note(self, game_id: str, secret: str | None) -> dict[str, Any]:
+        """The private note of the seat ``secret`` opens: ``{"seat", "text",
+        "updated_at"}`` (``""`` and ``None`` before one is written).  Raises
+        :class:`Forbidden` for the spectator link or no seat's secret."""
+        with self.locked(game_id) as live:
+            pid = self._note_seat(live, secret)
+            with Session(self.engine) as s:
+                row = s.get(NoteRow, (game_id, pid))
+                return {"seat": pid, "text": row.text if row else "",
+                        "updated_at": row.updated_at if row else None}
+
+    def save_note(self, game_id: str, secret: str | None, text: str) -> dict[str, Any]:
+        """Keep ``text`` (:func:`plain_text`, at most :data:`NOTE_CHARS` characters;
+        ``""`` clears it) as the private note of the seat ``secret`` opens and return it
+        as :meth:`note` does.  Raises :class:`Forbidden`, :class:`TooMany` (the chat's
+        rate, ``admit_chat``) and :class:`Refused` (the text)."""
+        with self.locked(game_id) as live:
+            pid = self._note_seat(live, secret)
+            if self.admit_chat is not None:
+                self.admit_chat(game_id, pid)
+            kept = plain_text(text, NOTE_CHARS, "a note")
+            now = self.now()
+            for _ in range(2):  # another server may write the first note at once
+                try:
+                    with Session(self.engine) as s, s.begin():
+                        row = s.get(NoteRow, (game_id, pid))
+                        if row is None:
+                            s.add(NoteRow(game_id=game_id, seat=pid, text=kept,
+                                          updated_at=now))
+                        else:
+                            row.text, row.updated_at = kept, now
+                    break
+                except IntegrityError:
+                    continue
+            return {"seat": pid, "text": kept, "updated_at": now}
+
+    @staticmethod
+    def _note_seat(live: Live, secret: str | None) -> int:
+        pid = live.seat_of(secret)
+        if pid is None:
+            raise Forbidden("the spectator link watches: it has no private note")
+        return pid
 
     # -- acting ------------------------------------------------------------------------------
     def act(self, game_id: str, secret: str | None, record: Any,

@@ -618,11 +618,28 @@ function drawChat(messages) {
   document.body.dataset.chatId = messages.length ? messages[messages.length - 1].id : 0;
 }
 
+let noteLoaded = false;
 function drawChatForm() {
   const seated = secret !== null && state && state.seat !== null;
   $("#chat-form").hidden = !seated;
   $("#chat-watch").hidden = seated;
+  $("#note-box").hidden = !seated;
+  if (seated && !noteLoaded) {
+    noteLoaded = true;
+    api("/note").then((n) => { $("#note-text").value = n.text; })
+      .catch((e) => { noteLoaded = false; say(`notes: ${e.message}`, "error"); });
+  }
 }
+
+// the seat's private note: kept on the server, read by this seat only
+$("#note-save").addEventListener("click", async () => {
+  try {
+    const n = await api("/note", { method: "PUT", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: $("#note-text").value }) });
+    $("#note-text").value = n.text;
+    $("#note-said").textContent = "saved";
+  } catch (e) { $("#note-said").textContent = `not saved: ${e.message}`; }
+});
 
 $("#chat-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
