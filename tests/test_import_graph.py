@@ -22,10 +22,6 @@ TYPE_ONLY_CIRCLES: tuple[frozenset[str], ...] = (
         "engine.rounds.stock_steps", "engine.rounds.turns", "engine.rules_operating",
         "engine.rules_stock", "engine.rules_trains", "engine.shares", "engine.steps",
         "engine.title"}),
-    frozenset({
-        "titles.g1893.mergers", "titles.g1893.rounds", "titles.g1893.rule_sets",
-        "titles.g1893.rules", "titles.g1893.seed_rounds", "titles.g1893.state",
-        "titles.g1893.steps", "titles.g1893.stock", "titles.g1893.stock_steps"}),
 )
 """Circles of annotation-only imports left (module names under ``rhineland.``)."""
 

@@ -41,6 +41,7 @@ from rhineland.engine.entities import IPO, MARKET
 from rhineland.engine.game import Game
 from rhineland.io.state_view import game_state
 from rhineland.titles import get_title
+from rhineland.titles.g1893.bonds import next_bond
 
 PLAYERS3 = [(1, "P1"), (2, "P2"), (3, "P3")]
 
@@ -945,7 +946,7 @@ def test_a_bond_sold_cannot_be_bought_back_in_the_same_stock_round() -> None:
     with no sale or buy left but a bond, 1001 is to act."""
     game = position("generated2/g521", 451)
     assert (label(game), current(game)) == ("SR 9", 1002)
-    assert game.title.next_bond(game) == ["AdSK-3"]  # type: ignore[attr-defined]
+    assert next_bond(game) == ["AdSK-3"]
     assert rejected(game, BuyCompany(entity=1002, company="AdSK-3", price=100)) == (
         "stock.bond_buy_back")
     game.process(fixture_action("generated2/g521", 452))

@@ -13,6 +13,7 @@ from rhineland import GameError, new_game, replay, to_export
 from rhineland.engine.actions import Bid, Pass
 from rhineland.engine.game import Game
 from rhineland.io.export import parse_export
+from rhineland.titles.g1893.starting_package import draftables
 
 
 def game_3p(rules: str = "seed") -> Game:
@@ -45,7 +46,7 @@ def test_reference_draft_offers_every_private_and_two_minors() -> None:
     from rhineland.titles.g1893.rules import Cologne
 
     assert isinstance(game.title, Cologne)
-    assert game.title.draftables(game) == ["FdSD", "EVA", "HdSK", "EKB", "KFBE"]
+    assert draftables(game) == ["FdSD", "EVA", "HdSK", "EKB", "KFBE"]
 
 
 def test_price_drops_5_when_everyone_passes_and_a_pass_is_not_for_good() -> None:

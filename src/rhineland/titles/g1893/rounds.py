@@ -1,4 +1,5 @@
-"""1893's own rounds: the Starting Package draft, its forced auction, and merger rounds.
+"""1893's own rounds: the Starting Package draft and its forced auction (the merger round:
+:mod:`rhineland.titles.g1893.mergers`).
 
 Sources: seed ``001`` ("Starting Package", "Minor companies that merge via
 shareholder vote") and the oracle traces of the reference engine.
@@ -8,11 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rhineland.engine.actions import Action, Bid, DiscardTrain, Pass, SpecialBuy
+from rhineland.engine.actions import Action, Bid, Pass
 from rhineland.engine.entities import Player
 from rhineland.engine.rounds.base import Round, finish_round
 from rhineland.errors import GameError
-from rhineland.titles.g1893.state import cologne, cologne_state
+from rhineland.titles.g1893.starting_package import (
+    buy_package_item,
+    check_package_payment,
+    draftables,
+)
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -50,15 +56,14 @@ class StartingPackageDraft(Round):
         pid = self.current_entity(game).id
         out: list[Candidate] = [
             Bid(entity=pid, company=s, price=game.private(s).spec.value)
-            for s in cologne(game).draftables(game)
+            for s in draftables(game)
         ]
         out.append(Pass(entity=pid))
         return out
 
     def finished(self, game: Game) -> bool:
         """Whether one item or fewer is left on offer, or every player has passed (for good)."""
-        draftables = cologne(game).draftables(game)
-        return len(draftables) <= 1 or len(self.passed) >= len(game.seat_order())
+        return len(draftables(game)) <= 1 or len(self.passed) >= len(game.seat_order())
 
     def process(self, game: Game, action: Action) -> None:
         """A ``bid`` buys an item on offer at its face value; a ``pass`` is for good.
@@ -67,10 +72,9 @@ class StartingPackageDraft(Round):
         """
         self.check(game, action)
         player = self.expect_player(game, action)
-        title = cologne(game)
         if isinstance(action, Bid):
             sym = str(action.company or action.minor)
-            title.buy_package_item(game, player, sym, game.private(sym).spec.value)
+            buy_package_item(game, player, sym, game.private(sym).spec.value)
             self.last_buyer = player.id
         else:
             self.passed.append(player.id)
@@ -84,18 +88,17 @@ class StartingPackageDraft(Round):
         (``draft.item``) at its price (``draft.price``) that they can pay
         (``draft.cash``), or a pass (``draft.action`` for anything else)."""
         player = self.expect_player(game, action)
-        title = cologne(game)
         if isinstance(action, Bid):
             sym = action.company or action.minor
-            if sym not in title.draftables(game):
+            if sym not in draftables(game):
                 raise GameError(
-                    f"{sym} is not on offer (on offer: {', '.join(title.draftables(game))})",
+                    f"{sym} is not on offer (on offer: {', '.join(draftables(game))})",
                     "draft.item",
                 )
             price = game.private(sym).spec.value
             if action.price != price:
                 raise GameError(f"{sym} costs {price}M, not {action.price}M", "draft.price")
-            title.check_package_payment(game, player, sym, price)
+            check_package_payment(game, player, sym, price)
         elif not isinstance(action, Pass):
             raise GameError(f"{action.type} is not possible in the draft", "draft.action")
         return True
@@ -147,7 +150,7 @@ class ForcedAuction(Round):
             out: list[Candidate] = [Bid(entity=pid, company=self.item, price=self.price(game))]
         else:
             out = [Bid(entity=pid, company=s, price=game.private(s).spec.value)
-                   for s in cologne(game).draftables(game)]
+                   for s in draftables(game)]
         out.append(Pass(entity=pid))
         return out
 
@@ -163,12 +166,11 @@ class ForcedAuction(Round):
         ``draft.item``, ``draft.price``, ``draft.action``, ``turn.order``].
         """
         player = self.expect_player(game, action)
-        title = cologne(game)
         if self.item is None:
             if not isinstance(action, Bid):
                 raise GameError("select an item of the Starting Package first", "draft.select")
             sym = action.company or action.minor
-            if sym not in title.draftables(game):
+            if sym not in draftables(game):
                 raise GameError(f"{sym} is not on offer", "draft.item")
             self.item = sym
             self.selector = player.id
@@ -193,12 +195,12 @@ class ForcedAuction(Round):
 
     def _sold(self, game: Game, player: Player, price: int) -> None:
         assert self.item is not None
-        cologne(game).buy_package_item(game, player, self.item, price)
+        buy_package_item(game, player, self.item, price)
         self.last_buyer = player.id
         selector = self.selector
         self.item = None
         self.selector = None
-        if not cologne(game).draftables(game):
+        if not draftables(game):
             finish_round(game, self)
             return
         order = game.seat_order()
@@ -249,86 +251,3 @@ class ForcedAuction(Round):
                 return
         first = order[start]
         self._sold(game, first, first.cash)
-
-
-class MergerRound(Round):
-    """A merger round (``MR turn.num``): holders vote on founding AGV or HGK.
-
-    Reserved-certificate holders vote their certificates' percentage, players
-    their bought shares; the market's shares count as no.  50% yes founds the
-    corporation, more than 50% no postpones it.  Then the new president may
-    discard excess trains.
-    """
-
-    kind = "Merger"
-
-    def __init__(self, turn: int, num: int) -> None:
-        super().__init__(turn, num)
-        self.offering: list[str] = []
-        self.voters: list[int] = []
-        self.votes: dict[int, int] = {}
-        self.yes = 0
-        self.no = 0
-        self.index = 0
-        self.discards: list[str] = []
-
-    @property
-    def label(self) -> str:
-        """``MR turn.num``."""
-        return f"MR {self.turn}.{self.num}"
-
-    def start(self, game: Game) -> None:
-        """Found or offer AGV/HGK (``start_merger_round``); end the round if nothing is left."""
-        title = cologne(game)
-        title.start_merger_round(game, self)
-        self._check_done(game)
-
-    def current_entity(self, game: Game) -> Any:
-        """The corporation that must discard trains, else the player whose vote is next."""
-        if self.discards:
-            return game.corporation(self.discards[0])
-        return game.player(self.voters[self.index])
-
-    def step_name(self, game: Game) -> str:
-        """``potential_discard_trains_after_merge`` while a founded corporation discards.
-
-        Otherwise ``merger`` (reference engine step names).
-        """
-        if self.discards:
-            return "potential_discard_trains_after_merge"
-        return "merger"
-
-    def candidates(self, game: Game) -> list[Candidate]:
-        """A founded corporation's discards (each train, or pass); else the vote."""
-        if self.discards:
-            corp = game.corporation(self.discards[0])
-            out: list[Candidate] = [
-                DiscardTrain(entity=corp.sym, entity_type="corporation", train=t.id)
-                for t in corp.trains
-            ]
-            out.append(Pass(entity=corp.sym, entity_type="corporation"))
-            return out
-        pid = self.current_entity(game).id
-        return [SpecialBuy(entity=pid, description=d) for d in ("yes", "no")]
-
-    def process(self, game: Game, action: Action) -> None:
-        """A vote (``special_buy``: ``yes``/``no``), or a train discard after a founding.
-
-        Raises ``GameError`` [``merger.vote``] for anything else while a vote is open.
-        """
-        title = cologne(game)
-        if self.discards:
-            title.process_merge_discard(game, self, action)
-            self._check_done(game)
-            return
-        player = self.expect_player(game, action)
-        if not isinstance(action, SpecialBuy) or action.description not in ("yes", "no"):
-            raise GameError(
-                f"{player.name} must vote yes or no on {self.offering[0]}", "merger.vote"
-            )
-        title.merger_vote(game, self, player, action.description)
-        self._check_done(game)
-
-    def _check_done(self, game: Game) -> None:
-        if not self.offering and not self.discards:
-            finish_round(game, self)

@@ -21,10 +21,11 @@ from rhineland.engine.title import Title
 from rhineland.errors import GameError
 from rhineland.titles.g1893.board_rules import CologneBoardRules
 from rhineland.titles.g1893.constants import is_bond
-from rhineland.titles.g1893.mergers import CologneMergers
+from rhineland.titles.g1893.mergers import MergerRound, make_buyable
 from rhineland.titles.g1893.revenue import CologneRevenue
-from rhineland.titles.g1893.rounds import ForcedAuction, MergerRound, StartingPackageDraft
+from rhineland.titles.g1893.rounds import ForcedAuction, StartingPackageDraft
 from rhineland.titles.g1893.rule_sets import RULE_SETS, CologneRuleSet
+from rhineland.titles.g1893.starting_package import draftables, unsold_package
 from rhineland.titles.g1893.state import CologneState, cologne_state
 from rhineland.titles.g1893.steps import STEPS
 from rhineland.titles.g1893.stock import CologneStock
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
     from rhineland.engine.steps import Step
 
 
-class Cologne(CologneStock, CologneMergers, Title):
+class Cologne(CologneStock, Title):
     """1893: Cologne, 2-4 players."""
 
     name = "1893"
@@ -90,7 +91,7 @@ class Cologne(CologneStock, CologneMergers, Title):
         if rnd.kind == "Draft":
             if isinstance(rnd, StartingPackageDraft):
                 self.order_after_draft(game, rnd)  # the forced auction keeps the order
-            unsold = [s for s in self.unsold_package(game)]
+            unsold = [s for s in unsold_package(game)]
             if isinstance(rnd, ForcedAuction) or len(unsold) <= 1:
                 return StockRound(rnd.turn)
             st.or_count = 2  # the draft's two ORs before the first SR
@@ -113,7 +114,7 @@ class Cologne(CologneStock, CologneMergers, Title):
             if more:
                 cologne_state(game).after_merger = "or2"
                 return MergerRound(rnd.turn, 2)
-            cologne_state(game).after_merger = "auction" if self.draftables(game) else "sr"
+            cologne_state(game).after_merger = "auction" if draftables(game) else "sr"
             return MergerRound(rnd.turn, 3)
         if rnd.kind == "Merger":
             after = cologne_state(game).after_merger
@@ -170,20 +171,6 @@ class Cologne(CologneStock, CologneMergers, Title):
         """1893's OR turn (:data:`rhineland.titles.g1893.steps.STEPS`): EVA may be
         bought from another player at any point of it."""
         return STEPS
-
-    def minor_half_pay(self, game: Game, minor: Minor, revenue: int) -> None:
-        """Pay a minor's revenue (M): half (rounded down) to its owner, the rest to the minor.
-
-        Seed 001 ("Minor companies that merge"); the minor counts as operated.
-        """
-        owner = game.player(int(minor.owner)) if minor.owner is not None else None
-        half = revenue // 2
-        kept = revenue - half
-        if owner is not None:
-            game.pay(game.bank, owner, half)
-        game.pay(game.bank, minor, kept)
-        minor.operated = True
-        game.add_log(f"{minor.sym} pays {half}M to its owner and keeps {kept}M")
 
     def dividend_price_move(self, game: Game, corp: Any, paid: int) -> None:
         """As in 1830: a payout moves the price right, a withhold (or no run) left."""
@@ -380,10 +367,10 @@ class Cologne(CologneStock, CologneMergers, Title):
         """1893's train events (reference facts, trains.events)."""
         state = cologne_state(game)
         if event == "agv_buyable":
-            self.make_buyable(game, "AGV")
+            make_buyable(game, "AGV")
             state.mergable["AGV"] = True
         elif event == "hgk_buyable":
-            self.make_buyable(game, "HGK")
+            make_buyable(game, "HGK")
             state.mergable["HGK"] = True
         elif event == "agv_founded":
             state.mergable["AGV"] = False

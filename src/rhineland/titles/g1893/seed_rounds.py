@@ -31,7 +31,7 @@ from rhineland.engine.rounds.base import finish_round
 from rhineland.errors import GameError
 from rhineland.titles.g1893.constants import MINORS
 from rhineland.titles.g1893.rounds import StartingPackageDraft
-from rhineland.titles.g1893.state import cologne
+from rhineland.titles.g1893.starting_package import buy_package_item, unsold_package
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -50,12 +50,12 @@ class SeedPackageRound(StartingPackageDraft):
 
     def topmost(self, game: Game) -> str | None:
         """The first unsold card of the package, ``None`` when sold out."""
-        unsold = cologne(game).unsold_package(game)
+        unsold = unsold_package(game)
         return unsold[0] if unsold else None
 
     def cheapest_minor(self, game: Game) -> str | None:
         """The unsold minor of the lowest price (the first of equal price)."""
-        minors = [s for s in cologne(game).unsold_package(game) if s in MINORS]
+        minors = [s for s in unsold_package(game) if s in MINORS]
         if not minors:
             return None
         return min(minors, key=lambda s: game.private(s).spec.value)
@@ -93,7 +93,7 @@ class SeedPackageRound(StartingPackageDraft):
             if action.price != offers[sym]:
                 raise GameError(f"{sym} costs {offers[sym]}M, not {action.price}M",
                                 "draft.price")
-            cologne(game).buy_package_item(game, player, sym, offers[sym])
+            buy_package_item(game, player, sym, offers[sym])
             if sym == self.topmost_before(offers):
                 self.reduction = 0
             self.last_buyer = player.id

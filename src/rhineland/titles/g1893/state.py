@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
-    from rhineland.titles.g1893.rules import Cologne
 
 
 @dataclass
@@ -42,11 +41,3 @@ def cologne_state(game: Game) -> CologneState:
     state = game.state.title_state
     assert isinstance(state, CologneState)
     return state
-
-
-def cologne(game: Game) -> Cologne:
-    """``game``'s title as the 1893 rules it is (checked by its name: the title's module
-    imports the rounds and steps that ask for it)."""
-    title = game.title
-    assert title.name == "1893", title.name
-    return cast("Cologne", title)

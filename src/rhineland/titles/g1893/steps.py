@@ -33,7 +33,9 @@ from rhineland.engine.rounds.operating_steps import (
 )
 from rhineland.engine.steps import Step
 from rhineland.errors import GameError
-from rhineland.titles.g1893.state import cologne, cologne_state
+from rhineland.titles.g1893.eva import EVA_MIN_PRICE
+from rhineland.titles.g1893.minors import minor_half_pay
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
     from rhineland.engine.game import Game
@@ -42,8 +44,6 @@ if TYPE_CHECKING:
     from rhineland.engine.rounds.operating import OperatingRound
 
 EVA = "EVA"
-EVA_MIN_PRICE = 1
-
 
 def eva_seller(game: Game, buyer: Player) -> Player | None:
     """The player ``buyer`` may buy EVA from: its owner, when EVA is open, owned by a
@@ -197,7 +197,7 @@ class G1893Dividend(DividendStep):
         withholds 0M."""
         if isinstance(entity, Minor):
             if rnd.route_results:
-                cologne(game).minor_half_pay(game, entity, rnd.revenue)
+                minor_half_pay(game, entity, rnd.revenue)
             return
         super().skip(game, rnd, entity)
 

@@ -29,13 +29,36 @@ from rhineland.engine.legal.choices import AmountSpan
 from rhineland.engine.rounds.stock import stock_round
 from rhineland.engine.rounds.stock_steps import BuySellParShares
 from rhineland.engine.steps import Step
+from rhineland.errors import GameError
+from rhineland.titles.g1893.bonds import BONDS, check_sell_bond, next_bond, sell_bond
 from rhineland.titles.g1893.constants import is_bond
-from rhineland.titles.g1893.state import cologne, cologne_state
+from rhineland.titles.g1893.eva import (
+    buy_eva_from_player,
+    check_buy_eva_from_player,
+    eva_buyable_in_sr,
+    eva_from_player,
+    eva_price_bounds,
+)
+from rhineland.titles.g1893.fdsd import (
+    check_fdsd_exchange,
+    exchange_fdsd_for_par,
+    fdsd_exchange,
+    owns_fdsd,
+    resolve_rag_par,
+)
+from rhineland.titles.g1893.starting_package import (
+    buy_package_item,
+    check_package_payment,
+    unsold_package,
+)
+from rhineland.titles.g1893.state import cologne_state
 
 if TYPE_CHECKING:
+    from rhineland.engine.entities import Player
     from rhineland.engine.game import Game
     from rhineland.engine.legal.choices import Candidate
     from rhineland.engine.rounds.base import Round
+    from rhineland.engine.rounds.stock import StockRound
 
 
 class RagParPayment(Step):
@@ -58,7 +81,7 @@ class RagParPayment(Step):
         """:meth:`CologneStock.resolve_rag_par`."""
         pending = cologne_state(game).rag_par_pending
         assert pending is not None
-        cologne(game).resolve_rag_par(game, stock_round(rnd), action, pending)
+        resolve_rag_par(game, stock_round(rnd), action, pending)
 
 
 class RagParByFdsdOwner(Step):
@@ -70,17 +93,17 @@ class RagParByFdsdOwner(Step):
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
         """A par of RAG by the FdSD's owner."""
         return (isinstance(action, Par) and action.corporation == "RAG"
-                and cologne(game).owns_fdsd(game, action.entity))
+                and owns_fdsd(game, action.entity))
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """Exchange and par, or ask for the payment."""
         assert isinstance(action, Par)
-        title = cologne(game)
+        title = game.title
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
         cell = title.par_cell(game, game.corporation("RAG"), action.share_price)
         if player.cash < cell.price * 2:
-            title.exchange_fdsd_for_par(game, player, cell.price * 2)
+            exchange_fdsd_for_par(game, player, cell.price * 2)
             sr.par(game, player, action)
         else:
             cologne_state(game).rag_par_pending = (player.id, action.share_price)
@@ -110,12 +133,12 @@ class FdsdExchange(Step):
     def check(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.check_fdsd_exchange`."""
         assert isinstance(action, BuyShares)
-        cologne(game).check_fdsd_exchange(game, stock_round(rnd), action)
+        check_fdsd_exchange(game, stock_round(rnd), action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.fdsd_exchange`."""
         assert isinstance(action, BuyShares)
-        cologne(game).fdsd_exchange(game, stock_round(rnd), action)
+        fdsd_exchange(game, stock_round(rnd), action)
 
 
 class BuyCompanyInSr(Step):
@@ -127,19 +150,18 @@ class BuyCompanyInSr(Step):
     def candidates(self, game: Game, rnd: Round, entity: Any) -> list[Candidate]:
         """Each unsold Starting Package item and the next bond at face value; EVA from
         another player (a price span up to the buyer's cash)."""
-        title = cologne(game)
         out: list[Candidate] = [
             trusted(BuyCompany, entity=entity.id, company=s,
                     price=game.private(s).spec.value)
-            for s in [*title.unsold_package(game), *title.next_bond(game)]
+            for s in [*unsold_package(game), *next_bond(game)]
         ]
         eva = game.private("EVA")
         if (not eva.closed and isinstance(eva.owner, int) and eva.owner != entity.id
-                and title.eva_buyable_in_sr(game, stock_round(rnd), entity)):
+                and eva_buyable_in_sr(game, stock_round(rnd), entity)):
             out.append(AmountSpan(trusted(BuyCompany, entity=entity.id, company="EVA", price=1),
                                   "price", 1, max(entity.cash, 1), 1, (eva.spec.value,),
                                   frozenset({"stock.passed", "stock.one_buy", "stock.eva_alone"}),
-                                  partial(title.eva_price_bounds, game, entity)))
+                                  partial(eva_price_bounds, game, entity)))
         return out
 
     def takes(self, game: Game, rnd: Round, entity: Any, action: Action) -> bool:
@@ -152,14 +174,14 @@ class BuyCompanyInSr(Step):
         assert isinstance(action, BuyCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        cologne(game).check_buy_company_in_sr(game, sr, player, action)
+        check_buy_company_in_sr(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.buy_company_in_sr`, by the player whose turn it is."""
         assert isinstance(action, BuyCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        cologne(game).buy_company_in_sr(game, sr, player, action)
+        buy_company_in_sr(game, sr, player, action)
 
 
 class SellBond(Step):
@@ -183,14 +205,14 @@ class SellBond(Step):
         assert isinstance(action, SellCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        cologne(game).check_sell_bond(game, sr, player, action)
+        check_sell_bond(game, sr, player, action)
 
     def apply(self, game: Game, rnd: Round, entity: Any, action: Action) -> None:
         """:meth:`CologneStock.sell_bond`, by the player whose turn it is."""
         assert isinstance(action, SellCompany)
         sr = stock_round(rnd)
         player = sr.expect_player(game, action)
-        cologne(game).sell_bond(game, sr, player, action)
+        sell_bond(game, sr, player, action)
 
 
 class G1893BuySellParShares(BuySellParShares):
@@ -211,3 +233,61 @@ class G1893BuySellParShares(BuySellParShares):
 STOCK_STEPS: tuple[Step, ...] = (RagParPayment(), RagParByFdsdOwner(), FdsdExchange(),
                                  BuyCompanyInSr(), SellBond(), G1893BuySellParShares())
 """A 1893 stock round turn."""
+
+
+def buy_company_in_sr(
+    game: Game, rnd: StockRound, player: Player, action: BuyCompany
+) -> None:
+    """Buy EVA from its owner, an unsold Starting Package item or the next bond at face value.
+
+    One buy per turn, none for a player who passed in the draft or earlier in SR 1; a
+    package item or bond only under the certificate limit (privates and bonds count
+    toward it), and no bond after selling one in the same round (reference engine).
+    Raises ``GameError`` [``stock.passed``, ``stock.company``, ``stock.one_buy``,
+    ``stock.cert_limit``, ``stock.bond_buy_back``, ``stock.company_price``,
+    ``stock.cash``, ``draft.cash``]: :func:`check_buy_company_in_sr` alone.
+    """
+    check_buy_company_in_sr(game, rnd, player, action)
+    sym = action.company
+    if eva_from_player(game, player, sym):
+        buy_eva_from_player(game, rnd, player, action)
+        return
+    buy_package_item(game, player, sym, game.private(sym).spec.value)
+    rnd.bought_this_turn = True
+    rnd.end_turn(game, player, passed=False)
+
+
+def check_buy_company_in_sr(
+    game: Game, rnd: StockRound, player: Player, action: BuyCompany
+) -> None:
+    """Every check of :func:`buy_company_in_sr`, before anything changes (its
+    ``GameError`` rules)."""
+    sym = action.company
+    if player.id in cologne_state(game).first_sr_passers:
+        raise GameError(f"{player.name} passed in the first stock round", "stock.passed")
+    if is_bond(sym) and BONDS in rnd.sold.get(player.id, set()):
+        raise GameError(
+            f"{player.name} sold a bond this round and may not buy one back",
+            "stock.bond_buy_back",
+        )
+    if eva_from_player(game, player, sym):
+        check_buy_eva_from_player(game, rnd, player, action)
+        return
+    offered = unsold_package(game) + next_bond(game)
+    if sym not in offered:
+        raise GameError(
+            f"{sym} is not for sale (for sale: {', '.join(offered)})", "stock.company"
+        )
+    if rnd.bought_this_turn:
+        raise GameError(f"{player.name} has already bought this turn", "stock.one_buy")
+    limit = game.title.cert_limit(game)
+    if rnd.cert_count(game, player) >= limit:
+        raise GameError(
+            f"{player.name} holds {limit} certificates (privates and bonds count), the "
+            "limit",
+            "stock.cert_limit",
+        )
+    price = game.private(sym).spec.value
+    if action.price != price:
+        raise GameError(f"{sym} costs {price}M, not {action.price}M", "stock.company_price")
+    check_package_payment(game, player, sym, price)
