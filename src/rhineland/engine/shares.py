@@ -21,10 +21,10 @@ from rhineland.engine.entities import MARKET, Certificate, Corporation, Holder, 
 from rhineland.engine.titledata import MarketCell
 
 if TYPE_CHECKING:
-    from rhineland.engine.game import Game
+    from rhineland.engine.view import GameView
 
 
-def set_price(game: Game, corp: Corporation, cell: MarketCell) -> None:
+def set_price(game: GameView, corp: Corporation, cell: MarketCell) -> None:
     """Put ``corp`` on ``cell``; it goes to the back of that cell's stack when it moves."""
     if corp.share_price is None or (corp.share_price.row, corp.share_price.col) != (
         cell.row,
@@ -35,7 +35,7 @@ def set_price(game: Game, corp: Corporation, cell: MarketCell) -> None:
     corp.share_price = cell
 
 
-def move_price(game: Game, corp: Corporation, direction: str, times: int = 1) -> None:
+def move_price(game: GameView, corp: Corporation, direction: str, times: int = 1) -> None:
     """Move ``corp``'s share price ``times`` steps in ``direction`` and log it."""
     assert corp.share_price is not None
     before = corp.share_price
@@ -46,14 +46,14 @@ def move_price(game: Game, corp: Corporation, direction: str, times: int = 1) ->
                      f"to {after.price}M")
 
 
-def operating_order_key(game: Game, corp: Corporation) -> tuple[int, int, int, int]:
+def operating_order_key(game: GameView, corp: Corporation) -> tuple[int, int, int, int]:
     """Sort key for the operating order: price high first, then right, then up, then arrival."""
     sp = corp.share_price
     assert sp is not None
     return (-sp.price, -sp.col, sp.row, game.state.cell_order.get(corp.sym, 0))
 
 
-def give(game: Game, cert: Certificate, holder: Holder) -> None:
+def give(game: GameView, cert: Certificate, holder: Holder) -> None:
     """Transfer ``cert`` to ``holder``; it becomes the holder's most recent certificate
     (the order matters for which certificates change hands in presidency swaps and
     which market share is taken first)."""
@@ -62,7 +62,7 @@ def give(game: Game, cert: Certificate, holder: Holder) -> None:
     cert.owner = holder
 
 
-def to_market(game: Game, cert: Certificate) -> None:
+def to_market(game: GameView, cert: Certificate) -> None:
     """Put ``cert`` in the market, behind the certificates already there."""
     give(game, cert, MARKET)
 
@@ -128,7 +128,7 @@ def swap_certificates(corp: Corporation, holder: int, percent: int) -> list[Cert
 
 
 def president_swap(
-    game: Game, corp: Corporation, new_pres: int, old_pres: Holder
+    game: GameView, corp: Corporation, new_pres: int, old_pres: Holder
 ) -> None:
     """Give ``new_pres`` the president's certificate; ``old_pres`` gets certificates back
     for it (see :func:`swap_certificates` for which certificates).
@@ -154,7 +154,7 @@ def president_swap(
     game.add_log(f"{game.holder_name(new_pres)} becomes the president of {corp.sym}")
 
 
-def presidency_taker(game: Game, corp: Corporation, *, after: int | None, above: int,
+def presidency_taker(game: GameView, corp: Corporation, *, after: int | None, above: int,
                      exclude: int | None = None) -> Player | None:
     """The player who takes ``corp``'s presidency, or ``None``: among the players (not
     bankrupt, not ``exclude``) holding the most counted percent
@@ -182,7 +182,7 @@ def presidency_taker(game: Game, corp: Corporation, *, after: int | None, above:
     return None
 
 
-def check_presidency(game: Game, corp: Corporation, previous: int | None = None) -> None:
+def check_presidency(game: GameView, corp: Corporation, previous: int | None = None) -> None:
     """Pass the presidency if another player now holds strictly more than the president
     (:func:`presidency_taker`, ties: the first after the president).
 

@@ -33,7 +33,7 @@ from rhineland.engine.entities import MARKET
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
-    from rhineland.engine.game import Game
+    from rhineland.engine.view import GameView
 
 
 def with_amount(action: Action, field: str, value: int) -> Action:
@@ -101,7 +101,7 @@ class RouteChoice:
         """``"run_routes"``."""
         return RunRoutes.TYPE
 
-    def best(self, game: Game, budget_nodes: int | None = None) -> RunRoutes:
+    def best(self, game: GameView, budget_nodes: int | None = None) -> RunRoutes:
         """The best routes (:func:`rhineland.routes.search.best_routes`) as an action.
 
         ``budget_nodes``: search in the anytime mode (the best run found within about
@@ -118,7 +118,7 @@ class RouteChoice:
         return trusted(RunRoutes, entity=self.entity, entity_type=self.entity_type,
                        routes=routes)
 
-    def contains(self, action: Action, game: Game) -> bool:
+    def contains(self, action: Action, game: GameView) -> bool:
         """Whether ``action`` runs this entity's trains on routes the rules accept."""
         return (isinstance(action, RunRoutes) and action.entity == self.entity
                 and game.is_legal(action))
@@ -207,7 +207,7 @@ def _fields(action: Action) -> tuple[Any, ...]:
     return tuple([(name, getattr(action, name)) for name in names])
 
 
-def choice_key(game: Game, action: Action) -> tuple[Any, ...]:
+def choice_key(game: GameView, action: Action) -> tuple[Any, ...]:
     """What decides ``action`` in ``game`` now: type, entity and parameters, with the
     interchangeable parts left out (which copy of a tile, which of the identical trains
     of one company, which of identical certificates, a token's slot, a depot train's
@@ -244,7 +244,7 @@ def choice_key(game: Game, action: Action) -> tuple[Any, ...]:
     return (action.type, action.entity, *_fields(action)[1:])
 
 
-def find_choice(game: Game, choices: list[Choice], action: Action) -> Choice | None:
+def find_choice(game: GameView, choices: list[Choice], action: Action) -> Choice | None:
     """The entry of ``choices`` (a ``legal_actions()`` list for ``game`` now) that
     offers ``action``, compared by :func:`choice_key`; ``None`` when none does.  A run
     matches the route choice of its entity when the rules accept its routes."""
