@@ -13,6 +13,7 @@ import os
 import re
 import resource
 import socket
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -565,6 +566,7 @@ class Fuzzed:
         self.secrets: list[str] = []
         self.seats: dict[str, dict[int, str]] = {}
         self.records: list[dict[str, Any]] = [{"type": "pass"}]
+        self.statuses: Counter[int] = Counter()
         for title, players in (("18Rhl", ("Ann", "Ben", "Cid")), ("1893", ("Ann", "Ben"))):
             g = new_game(client, title, players)
             self.add(g)
@@ -582,10 +584,21 @@ class Fuzzed:
             r = self.client.get(f"/api/games/{g['id']}/legal", headers=bearer(secret))
             self.records += [e["action"] for e in r.json()["actions"][:20]]
 
+    def check(self, response: httpx.Response) -> None:
+        """``response`` is no failure (:func:`assert_no_failure`); counted by status."""
+        self.statuses[response.status_code] += 1
+        assert_no_failure(response)
+
     def check_memory(self, before: int) -> None:
         """The peak memory grew by less than :data:`FUZZ_MEMORY` since ``before`` and the
-        store holds no more live games than its cache size."""
-        assert peak_memory() - before < FUZZ_MEMORY
+        store holds no more live games than its cache size; prints the requests sent
+        since the last check by status and the growth (seen with ``pytest -s``)."""
+        grown = peak_memory() - before
+        print(f"fuzz: {sum(self.statuses.values())} requests, by status "
+              f"{dict(sorted(self.statuses.items()))}, peak memory +{grown / 2**20:.1f} MiB, "
+              f"{self.store.live_count} live games")
+        self.statuses.clear()
+        assert grown < FUZZ_MEMORY
         assert self.store.live_count <= self.store.cache_size
 
     def check_replays(self) -> None:
@@ -660,7 +673,7 @@ def test_fuzz_paths_headers_and_methods(fuzzed: Fuzzed) -> None:
     @given(requests(fuzzed))
     def run(request: tuple[str, str, dict[str, str], bytes | None]) -> None:
         method, url, headers, body = request
-        assert_no_failure(fuzzed.client.request(method, url, headers=headers, content=body))
+        fuzzed.check(fuzzed.client.request(method, url, headers=headers, content=body))
 
     before = peak_memory()
     run()
@@ -784,7 +797,7 @@ def test_fuzz_action_and_game_bodies(fuzzed: Fuzzed) -> None:
             content = orjson.dumps(body)
         except (TypeError, orjson.JSONEncodeError):  # an integer past 64 bits
             content = json.dumps(body).encode()
-        assert_no_failure(fuzzed.client.post(url, headers=headers, content=content))
+        fuzzed.check(fuzzed.client.post(url, headers=headers, content=content))
 
     before = peak_memory()
     run()
