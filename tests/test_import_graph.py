@@ -17,10 +17,10 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 TYPE_ONLY_CIRCLES: tuple[frozenset[str], ...] = (
     frozenset({
         "engine.emergency", "engine.game", "engine.legal", "engine.legal.generate",
-        "engine.legal.trial", "engine.rounds.base", "engine.rounds.operating",
-        "engine.rounds.operating_steps", "engine.rounds.stock", "engine.rounds.stock_steps",
-        "engine.rounds.turns", "engine.rules_operating", "engine.rules_stock",
-        "engine.rules_trains", "engine.steps", "engine.title"}),
+        "engine.rounds.base", "engine.rounds.operating", "engine.rounds.operating_steps",
+        "engine.rounds.stock", "engine.rounds.stock_steps", "engine.rounds.turns",
+        "engine.rules_operating", "engine.rules_stock", "engine.rules_trains",
+        "engine.steps", "engine.title"}),
 )
 """Circles of annotation-only imports left (module names under ``rhineland.``)."""
 

@@ -12,9 +12,7 @@ Money is in Mark (M), integers.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rhineland.board.board import Board
@@ -41,11 +39,11 @@ from rhineland.engine.entities import (
     Private,
     Train,
 )
-from rhineland.engine.fastcopy import fast_deepcopy
 from rhineland.engine.legal.choices import with_amount
 from rhineland.engine.leniency import LeniencyUse
 from rhineland.engine.market import StockMarket
 from rhineland.engine.rng import GameRandom
+from rhineland.engine.state import State
 from rhineland.engine.title import Title
 from rhineland.engine.titledata import PhaseSpec
 from rhineland.errors import GameError
@@ -54,135 +52,6 @@ if TYPE_CHECKING:
     from rhineland.board.legality import Lay, LayContext, TokenSpot
     from rhineland.engine.legal import Choice
     from rhineland.engine.rounds.base import Round
-
-
-@dataclass
-class State:
-    """Everything that changes during a game (snapshotted for undo).
-
-    ``players`` is in seat/priority order (rotated by the rules); ``phase`` is an
-    index into the title's phases; ``title_state`` is the title's own typed state
-    (a dataclass from :meth:`~rhineland.engine.title.Title.new_title_state`, copied
-    with the state); ``or_count`` is the number of ORs in the current set (fixed at the SR's end);
-    ``fired_events`` holds the train types whose events have fired (once, at the first
-    purchase of the type; a train of it bought again from the open market fires none).
-    """
-
-    bank: Bank
-    players: list[Player]
-    corporations: dict[str, Corporation]
-    minors: dict[str, Minor]
-    privates: dict[str, Private]
-    trains: list[Train]
-    board: Board
-    round: Round | None = None
-    phase: int = 0
-    turn: int = 1
-    finished: bool = False
-    end_trigger: tuple[str, str] | None = None
-    game_end_reason: str | None = None
-    ended_mid_round: bool = False
-    log_len: int = 0
-    market_order: int = 0
-    cell_order: dict[str, int] = field(default_factory=dict)
-    discard_order: list[str] = field(default_factory=list)
-    title_state: Any = None
-    or_count: int = 1
-    fired_events: frozenset[str] = frozenset()
-
-    def assign(self, other: State) -> None:
-        """Take ``other``'s values while keeping this state's entity objects."""
-        trains = {t.id: t for t in self.trains}
-        for t in other.trains:
-            trains[t.id].__dict__.update(t.__dict__)
-
-        def relink(obj: Any, new: Any) -> None:
-            saved = obj.__dict__.get("certificates")
-            obj.__dict__.update(new.__dict__)
-            if saved is not None:
-                for live, cert in zip(saved, new.certificates, strict=True):
-                    live.__dict__.update(cert.__dict__)
-                obj.certificates = saved
-            if hasattr(obj, "trains"):
-                obj.trains = [trains[t.id] for t in new.trains]
-
-        players = {p.id: p for p in self.players}
-        for p in other.players:
-            relink(players[p.id], p)
-        for table, new_table in ((self.corporations, other.corporations),
-                                 (self.minors, other.minors), (self.privates, other.privates)):
-            for sym, new in new_table.items():
-                relink(table[sym], new)
-        self.bank.__dict__.update(other.bank.__dict__)
-        board = self.board
-        for slot in board.__slots__:
-            setattr(board, slot, getattr(other.board, slot))
-        live_players = [players[p.id] for p in other.players]
-        for f in dataclasses.fields(self):
-            if f.name not in ("bank", "players", "corporations", "minors", "privates", "trains",
-                              "board"):
-                setattr(self, f.name, getattr(other, f.name))
-        self.players = live_players
-        self.trains = [trains[t.id] for t in other.trains]
-
-    def clone(self) -> State:
-        """An independent copy sharing only the immutable title data (fast, for undo and
-        for every legal-action trial: one loop per kind of entity, no helper calls, the
-        state's own fields set directly rather than through its constructor)."""
-        new = object.__new__
-        trains: dict[str, Train] = {}
-        for t in self.trains:
-            dup = new(type(t))
-            dup.__dict__ = t.__dict__.copy()
-            trains[dup.id] = dup
-        corps: dict[str, Corporation] = {}
-        for sym, c in self.corporations.items():
-            nc = new(type(c))
-            d = nc.__dict__ = c.__dict__.copy()
-            certs: list[Certificate] = []
-            add = certs.append
-            for cert in c.certificates:
-                dup_cert = new(type(cert))
-                dup_cert.__dict__ = cert.__dict__.copy()
-                add(dup_cert)
-            d["certificates"] = certs
-            d["trains"] = [trains[t.id] for t in c.trains]
-            d["tokens"] = list(c.tokens)
-            d["count_offset"] = dict(c.count_offset)
-            corps[sym] = nc
-        minors: dict[str, Minor] = {}
-        for sym, m in self.minors.items():
-            nm = new(type(m))
-            d = nm.__dict__ = m.__dict__.copy()
-            d["trains"] = [trains[t.id] for t in m.trains]
-            d["tokens"] = list(m.tokens)
-            minors[sym] = nm
-        players: list[Player] = []
-        for p in self.players:
-            np_ = new(type(p))
-            d = np_.__dict__ = p.__dict__.copy()
-            d["companies"] = list(p.companies)
-            players.append(np_)
-        privates: dict[str, Private] = {}
-        for sym, pr in self.privates.items():
-            npr = new(type(pr))
-            npr.__dict__ = pr.__dict__.copy()
-            privates[sym] = npr
-        st = new(State)
-        # every field: the mutable ones copied below, the others (ints, flags, tuples) shared
-        d = st.__dict__ = self.__dict__.copy()
-        d["bank"] = _dup(self.bank)
-        d["players"] = players
-        d["corporations"] = corps
-        d["minors"] = minors
-        d["privates"] = privates
-        d["trains"] = list(trains.values())
-        d["board"] = self.board.clone()
-        d["round"] = fast_deepcopy(self.round)
-        d["cell_order"] = dict(self.cell_order)
-        d["discard_order"] = list(self.discard_order)
-        d["title_state"] = fast_deepcopy(self.title_state)
-        return st
 
 
 _T = TypeVar("_T")
@@ -224,13 +93,6 @@ def _round_checks(title_cls: type[Title], round_cls: type) -> bool:
     return got
 
 
-def _dup(obj: _T) -> _T:
-    """A shallow copy of a plain dataclass instance (faster than ``dataclasses.replace``)."""
-    new = object.__new__(type(obj))
-    new.__dict__ = obj.__dict__.copy()
-    return new
-
-
 class Game:
     """One game of an 18xx title.
 
@@ -257,7 +119,7 @@ class Game:
         self.actions: list[Action] = []
         self.keep_history = keep_history
         self.seats: list[tuple[int, str]] = [(int(pid), str(name)) for pid, name in players]
-        self._undo_stack: list[tuple[tuple[State, int], Action]] = []  # (snapshot, action)
+        self._undo_stack: list[tuple[tuple[State[Round], int], Action]] = []  # (snapshot, action)
         self._redo_stack: list[list[Action]] = []
         self.leniencies: frozenset[str] = frozenset()
         self.leniencies_used: list[LeniencyUse] = []
@@ -293,7 +155,7 @@ class Game:
         privates = {p.sym: Private(p) for p in self.data.privates}
         trains = [Train(tid, t) for t in self.data.trains for tid in t.ids]
         board = Board(self.data.map, self.data.tiles)
-        self.state = State(bank, plist, corps, minors, privates, trains, board)
+        self.state: State[Round] = State(bank, plist, corps, minors, privates, trains, board)
         self.state.title_state = title.new_title_state()
         self.rng = GameRandom(seed, self.data.rng)
         title.setup(self)
@@ -650,11 +512,11 @@ class Game:
         self.leniencies_used.append(use)
         self.add_log(str(use))
 
-    def snapshot(self) -> tuple[State, int]:
+    def snapshot(self) -> tuple[State[Round], int]:
         """The mutable state now and the log length (for undo or look-ahead)."""
         return (self.state.clone(), len(self.log))
 
-    def restore(self, snap: tuple[State, int]) -> None:
+    def restore(self, snap: tuple[State[Round], int]) -> None:
         """Return to a :meth:`snapshot` (the snapshot stays reusable).
 
         The live entity objects (players, corporations, minors, privates, trains,

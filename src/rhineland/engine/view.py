@@ -8,22 +8,14 @@ passed), rather than importing ``engine.game`` back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from rhineland.engine.actions import Action
-    from rhineland.engine.entities import Corporation, Holder, Player, Train
+    from rhineland.engine.entities import Corporation, Holder, Train
     from rhineland.engine.market import StockMarket
-
-
-class StateView(Protocol):
-    """The fields of :class:`~rhineland.engine.game.State` read and written below the
-    game: the players in order and the order of arrival in the market and on its
-    cells."""
-
-    players: list[Player]
-    market_order: int
-    cell_order: dict[str, int]
+    from rhineland.engine.state import State
 
 
 class GameView(Protocol):
@@ -31,7 +23,7 @@ class GameView(Protocol):
     legal actions (:mod:`rhineland.engine.legal.choices`) use it."""
 
     @property
-    def state(self) -> StateView:
+    def state(self) -> State[Any]:
         """The mutable state."""
 
     @property
@@ -53,3 +45,25 @@ class GameView(Protocol):
 
     def is_legal(self, action: Action) -> bool:
         """Whether the game accepts ``action`` now under the rules."""
+
+
+class TrialGame(Protocol):
+    """A game as the legal-action trials (:class:`~rhineland.engine.legal.Trial`) use
+    it: its checks, its own path of ``process`` and the state they set aside."""
+
+    state: State[Any]
+    leniencies: frozenset[str]
+    position_memo: dict[Hashable, Any] | None
+
+    @property
+    def log(self) -> list[str]:
+        """The game log."""
+
+    def check(self, action: Action) -> bool:
+        """The checks ``process`` makes first, on the state as it is."""
+
+    def _apply(self, action: Action) -> None:
+        """Apply ``action`` as ``process`` does, without its snapshot."""
+
+    def truncate_log(self, length: int) -> None:
+        """Drop the log lines after the first ``length``."""

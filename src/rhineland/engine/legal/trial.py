@@ -19,7 +19,7 @@ from rhineland.engine.legal.choices import AmountRange, with_amount
 from rhineland.errors import GameError
 
 if TYPE_CHECKING:
-    from rhineland.engine.game import Game
+    from rhineland.engine.view import TrialGame
 
 
 class Trial:
@@ -27,7 +27,7 @@ class Trial:
     has its own state back, untouched.  One trial object serves one position (what
     :meth:`amount_range` learns of a group of spans holds there only)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TrialGame) -> None:
         self.game = game
         self.legal_groups: set[Hashable] = set()
         """The ``same_as`` keys of amount spans found legal (see :meth:`amount_range`)."""
