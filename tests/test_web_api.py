@@ -423,7 +423,7 @@ def test_migrations_build_exactly_the_models_tables(db_url: str) -> None:  # noq
     open_engine(db_url)  # a second start migrates nothing
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0005",)]
+            ("0006",)]
         ctx = MigrationContext.configure(conn, opts={"compare_type": True})
         assert compare_metadata(ctx, Base.metadata) == []
 

@@ -45,6 +45,7 @@ from rhineland.web.limits import (
     server_config,
     too_deep,
 )
+from rhineland.web.notify import Notifier
 from rhineland.web.store import GameStore
 from rhineland.web.views import legal_view, state_view
 from webserver import live_server
@@ -618,8 +619,11 @@ class Fuzzed:
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     db = tmp_path_factory.mktemp("fuzz") / "games.sqlite3"
+    # a webhook the fuzz happens to set is kept, never sent (no address is reached)
+    posted: list[str] = []
     app = create_app(f"sqlite:///{db}", inline_bots=True, resume_bots=False,
-                     limits=Limits(action_burst=10**9, chat_burst=10**9))
+                     limits=Limits(action_burst=10**9, chat_burst=10**9),
+                     notifier=Notifier(post=lambda url, _body: posted.append(url)))
     with TestClient(app, raise_server_exceptions=False) as c:
         yield Fuzzed(c)
 
@@ -635,7 +639,7 @@ def assert_no_failure(r: httpx.Response) -> None:
 SEGMENT = st.text(min_size=0, max_size=40)
 HEADER_TEXT = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e), max_size=70)
 ENDPOINTS = ["", "/legal", "/actions", "/routes", "/undo", "/export", "/map.svg",
-             "/panels.svg", "/events", "/chat", "/note"]
+             "/panels.svg", "/events", "/chat", "/note", "/alerts"]
 
 
 @st.composite

@@ -56,6 +56,7 @@ def test_serve_creates_the_demo_game_once_and_prints_the_address(tmp_path: Path)
     with serve(db) as (_proc, base, lines):
         assert lines[0] == f"rhineland: open {base}/  (games in {db})"
         assert lines[1].startswith(f"demo game against bots: {base}/g/")
+        assert lines[2] == "your-turn alerts: webhooks; mail off (no --smtp-host)"
         link = lines[1].removeprefix("demo game against bots: ")
         games = httpx.get(f"{base}/api/games").json()
         assert len(games) == 1 and games[0]["title"] == "18Rhl"
@@ -74,7 +75,8 @@ def test_serve_creates_the_demo_game_once_and_prints_the_address(tmp_path: Path)
         assert next(events.iter_lines()) == "event: action"
     # (serve() stops the server with SIGTERM and waits at most 30 s for it)
     with serve(db) as (_proc, base, lines):
-        assert lines[1] == "stop with Ctrl+C"  # no second demo
+        assert lines[1:] == ["your-turn alerts: webhooks; mail off (no --smtp-host)",
+                             "stop with Ctrl+C"]  # no second demo
         assert [g["id"] for g in httpx.get(f"{base}/api/games").json()] == [gid]
 
 
@@ -106,3 +108,16 @@ def test_serve_refuses_a_bad_database_url() -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error: --db nosuchdb://x/y: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_serve_takes_an_smtp_server_and_refuses_one_without_a_sender(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with serve(db, "--no-demo", "--smtp-host", "127.0.0.1", "--smtp-port", "2525",
+               "--smtp-from", "turns@rhineland.example") as (_proc, _base, lines):
+        assert lines[1] == ("your-turn alerts: webhooks; mail via 127.0.0.1:2525 from "
+                            "turns@rhineland.example")
+    for extra in ([], ["--smtp-from", "not an address"]):
+        result = CliRunner().invoke(cli, ["serve", "--db", db, "--smtp-host", "h", *extra])
+        assert result.exit_code == 2
+        assert result.stderr.startswith("error: --smtp-")
+        assert result.stderr.count("\n") == 1

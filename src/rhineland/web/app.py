@@ -22,6 +22,9 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   write in it;
 * ``GET /api/games/{id}/note`` with the seat secret: the seat's private note; ``PUT``
   ``{"text"}``: keep it;
+* ``GET /api/games/{id}/alerts`` with the seat secret: where the seat hears that it is
+  its turn; ``PUT`` ``{"webhook", "email"}``: set (``""`` or ``null``: clear) either
+  (:mod:`rhineland.web.notify`);
 * ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position
   (``?at=N``: of a past one).
 
@@ -57,6 +60,7 @@ from rhineland.web.db import open_engine
 from rhineland.web.events import Hub
 from rhineland.web.history import History, HistoryError, Position, setup_of
 from rhineland.web.limits import Limits, TokenBuckets, guard, retry_after
+from rhineland.web.notify import Notifier
 from rhineland.web.store import (
     Created,
     Forbidden,
@@ -128,6 +132,15 @@ class NoteRequest(BaseModel):
     :data:`~rhineland.web.store.NOTE_CHARS` characters; empty clears it)."""
 
     text: str = Field(examples=["buy the 3-train before RhE"])
+
+
+class AlertsRequest(BaseModel):
+    """``PUT /api/games/{id}/alerts``: the seat's webhook URL (http or https, at most
+    :data:`~rhineland.web.notify.WEBHOOK_CHARS` characters) and e-mail address (when the
+    server sends mail); ``""`` or ``null`` clears one, one left out stays as it is."""
+
+    webhook: str | None = Field(default=None, examples=["https://example.org/my-turn"])
+    email: str | None = Field(default=None, examples=["ann@example.org"])
 
 
 class UndoRequest(BaseModel):
@@ -233,6 +246,15 @@ def _json_body(raw: bytes, model: type[BaseModel]) -> Any:
         raise Refused(f"{where}: {err['msg']}") from None
 
 
+async def _seat_write(request: Request, model: type[BaseModel],
+                      write: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+    """A seat's write of its own (chat, note, alerts): the body as ``model``
+    (:func:`_json_body`), then ``write(body)`` in a worker thread (the store checks the
+    seat's secret and rate, the values, stores them)."""
+    body = _json_body(await request.body(), model)
+    return await run_in_threadpool(write, body)
+
+
 def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {
         "application/json": {"schema": model.model_json_schema()}}}}
@@ -241,7 +263,7 @@ def _body_doc(model: type[BaseModel]) -> dict[str, Any]:
 def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool = False,
                bot_workers: int = 2, resume_bots: bool = True,
                now: Callable[[], int] | None = None,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, notifier: Notifier | None = None) -> FastAPI:
     """The application on the database ``db_url`` (SQLite file or ``postgresql://``).
 
     ``inline_bots``: bots move inside the request that made it their turn (tests);
@@ -249,6 +271,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     stored games that were to move play on (after a stop or a crash).  ``now()``: the
     time in Unix seconds (default: the system clock; tests give their own).
     ``limits``: the bounds of :mod:`rhineland.web.limits` (default: its values).
+    ``notifier``: sends the your-turn alerts (default: webhooks to global addresses, no
+    mail; :mod:`rhineland.web.notify`).
     """
     lim = limits or Limits()
     hub = Hub(per_client=lim.streams_per_client)
@@ -270,8 +294,14 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                           f"{retry_after(wait)} s", retry_after(wait))
 
     engine = open_engine(db_url)
+    alerts = notifier or Notifier()
+
+    def on_turn(game_id: str, seats: list[int], last_action_id: int) -> None:
+        alerts.announce(game_id, seats, last_action_id, store.turns)
+
     hooks: dict[str, Any] = {"on_change": hub.publish, "admit": admit,
-                             "admit_chat": admit_chat, "on_chat": hub.publish_chat}
+                             "admit_chat": admit_chat, "on_chat": hub.publish_chat,
+                             "on_turn": on_turn}
     store = (GameStore(engine, **hooks) if now is None else
              GameStore(engine, now=now, **hooks))
     runner = BotRunner(store, workers=bot_workers, inline=inline_bots)
@@ -308,6 +338,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
             threading.Thread(target=_resume, args=(store, runner), daemon=True).start()
         yield
         runner.shutdown()
+        alerts.shutdown()
 
     app = _GuardedApp(title="rhineland", version="0.1.0", lifespan=lifespan,
                       description="Play 18Rhl and 1893: Cologne: games as 18xx.games "
@@ -316,6 +347,7 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
     app.state.store = store
     app.state.hub = hub
     app.state.bots = runner
+    app.state.notifier = alerts
     app.state.limits = lim
 
     @app.exception_handler(WebError)
@@ -477,8 +509,8 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                          422: {"description": "empty, too long, or control characters"},
                          429: {"description": "too many messages from this seat"}})
     async def write(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
-        body: ChatRequest = _json_body(await request.body(), ChatRequest)
-        return await run_in_threadpool(store.chat, game_id, secret, body.text)
+        return await _seat_write(request, ChatRequest, lambda body: store.chat(
+            game_id, secret, body.text))
 
     @app.get("/api/games/{game_id}/note", summary="The seat's private note")
     def note(game_id: GameId, secret: Secret) -> dict[str, Any]:
@@ -490,8 +522,23 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                         422: {"description": "too long, or control characters"},
                         429: {"description": "too many writes from this seat"}})
     async def keep_note(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
-        body: NoteRequest = _json_body(await request.body(), NoteRequest)
-        return await run_in_threadpool(store.save_note, game_id, secret, body.text)
+        return await _seat_write(request, NoteRequest, lambda body: store.save_note(
+            game_id, secret, body.text))
+
+    @app.get("/api/games/{game_id}/alerts", summary="Where the seat hears of its turn")
+    def get_alerts(game_id: GameId, secret: Secret) -> dict[str, Any]:
+        return {**store.alerts(game_id, secret), "mail": alerts.mail_enabled}
+
+    @app.put("/api/games/{game_id}/alerts", summary="Set the seat's your-turn alerts",
+             openapi_extra=_body_doc(AlertsRequest),
+             responses={403: {"description": "not a seat's secret (the spectator's)"},
+                        422: {"description": "a malformed URL or address, or an address "
+                                             "on a server that sends no mail"},
+                        429: {"description": "too many writes from this seat"}})
+    async def set_alerts(game_id: GameId, request: Request, secret: Secret) -> dict[str, Any]:
+        return await _seat_write(request, AlertsRequest, lambda body: {
+            **store.save_alerts(game_id, secret, body.model_dump(include=body.model_fields_set),
+                                mail=alerts.mail_enabled), "mail": alerts.mail_enabled})
 
     @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
     def map_image(game_id: GameId, at: At = None) -> Response:

@@ -6,7 +6,8 @@ action row holds one export action record (JSON) at its position ``seq`` (0, 1, 
 The primary key ``(game_id, seq)`` and the guarded update of ``n_actions`` make two
 writers of one game exclude each other: only one action is ever stored at a position.
 A message row holds one line of a game's chat: the seat that wrote it, its text and when;
-a note row a seat's private note on its game (read by that seat only).
+a note row a seat's private note on its game (read by that seat only); an alert row
+where a seat wants to hear that it is its turn (a webhook URL, an e-mail address).
 Seat secrets are stored as their SHA-256 only (:func:`secret_hash`): a secret is shown
 once, when its game is made, and a copy of the database opens no seat.
 The tables are made and kept up to date by the Alembic migrations in ``migrations/``
@@ -113,6 +114,23 @@ class NoteRow(Base):
         String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[int] = mapped_column(BigInteger)
+
+
+class AlertRow(Base):
+    """Where seat ``seat`` (a player id) of game ``game_id`` is told that it is its turn
+    (:mod:`rhineland.web.notify`; read by that seat only): ``webhook`` (an http or https
+    URL, at most :data:`~rhineland.web.notify.WEBHOOK_CHARS` characters) and ``email``
+    (an address, at most :data:`~rhineland.web.notify.EMAIL_CHARS`), each ``None`` when
+    not set; ``updated_at`` (Unix seconds)."""
+
+    __tablename__ = "alerts"
+
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    webhook: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     updated_at: Mapped[int] = mapped_column(BigInteger)
 
 

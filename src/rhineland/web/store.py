@@ -43,7 +43,8 @@ from rhineland.io.export import (
     to_export,
 )
 from rhineland.routes.stops import run_from_stops
-from rhineland.web.db import ActionRow, GameRow, MessageRow, NoteRow, secret_hash
+from rhineland.web.db import ActionRow, AlertRow, GameRow, MessageRow, NoteRow, secret_hash
+from rhineland.web.notify import Turn, email_address, webhook_url
 
 
 class WebError(Exception):
@@ -251,8 +252,11 @@ class GameStore:
     processes sharing a database exclude each other through the guarded
     ``n_actions`` update (the loser gets :class:`Stale`).  ``admit(game_id, player_id)``
     runs before a seat's action or undo is looked at (the rate limit: it raises
-    :class:`TooMany`); ``admit_chat(game_id, player_id)`` before a chat message is, and
-    ``on_chat(game_id, message_id)`` runs after one is stored.
+    :class:`TooMany`); ``admit_chat(game_id, player_id)`` before a chat message, a note
+    or the alerts are written, and ``on_chat(game_id, message_id)`` runs after a message
+    is stored.  ``on_turn(game_id, player_ids, last_action_id)`` runs after a stored
+    action made it the turn of people who did not decide before (not the seat that
+    acted, no bot, nothing once the game is over): :mod:`rhineland.web.notify`.
     """
 
     def __init__(self, engine: Engine, *, cache: int = 256,
@@ -260,7 +264,8 @@ class GameStore:
                  now: Callable[[], int] = _now,
                  admit: Callable[[str, int], None] | None = None,
                  admit_chat: Callable[[str, int], None] | None = None,
-                 on_chat: Callable[[str, int], None] | None = None) -> None:
+                 on_chat: Callable[[str, int], None] | None = None,
+                 on_turn: Callable[[str, list[int], int], None] | None = None) -> None:
         self.engine = engine
         self.now = now
         self.cache_size = cache
@@ -268,6 +273,7 @@ class GameStore:
         self.admit = admit
         self.admit_chat = admit_chat
         self.on_chat = on_chat
+        self.on_turn = on_turn
         self._live: OrderedDict[str, Live] = OrderedDict()
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -453,12 +459,7 @@ class GameStore:
         opens and return it as :meth:`messages` does.  Raises :class:`Forbidden` (the
         spectator link, no seat's secret), :class:`TooMany` (``admit_chat``),
         :class:`Refused` (the text)."""
-        with self.locked(game_id) as live:
-            pid = live.seat_of(secret)
-            if pid is None:
-                raise Forbidden("the spectator link watches: it writes nothing in the chat")
-            if self.admit_chat is not None:
-                self.admit_chat(game_id, pid)
+        with self._seat_write(game_id, secret, "it writes nothing in the chat") as (live, pid):
             row = MessageRow(game_id=game_id, seat=pid, text=chat_text(text),
                              at=live.n_actions, created_at=self.now())
             with Session(self.engine, expire_on_commit=False) as s, s.begin():
@@ -487,7 +488,7 @@ class GameStore:
         "updated_at"}`` (``""`` and ``None`` before one is written).  Raises
         :class:`Forbidden` for the spectator link or no seat's secret."""
         with self.locked(game_id) as live:
-            pid = self._note_seat(live, secret)
+            pid = self._own_seat(live, secret, "it has no private note")
             with Session(self.engine) as s:
                 row = s.get(NoteRow, (game_id, pid))
                 return {"seat": pid, "text": row.text if row else "",
@@ -498,32 +499,100 @@ class GameStore:
         ``""`` clears it) as the private note of the seat ``secret`` opens and return it
         as :meth:`note` does.  Raises :class:`Forbidden`, :class:`TooMany` (the chat's
         rate, ``admit_chat``) and :class:`Refused` (the text)."""
-        with self.locked(game_id) as live:
-            pid = self._note_seat(live, secret)
-            if self.admit_chat is not None:
-                self.admit_chat(game_id, pid)
+        with self._seat_write(game_id, secret, "it has no private note") as (_live, pid):
             kept = plain_text(text, NOTE_CHARS, "a note")
             now = self.now()
-            for _ in range(2):  # another server may write the first note at once
-                try:
-                    with Session(self.engine) as s, s.begin():
-                        row = s.get(NoteRow, (game_id, pid))
-                        if row is None:
-                            s.add(NoteRow(game_id=game_id, seat=pid, text=kept,
-                                          updated_at=now))
-                        else:
-                            row.text, row.updated_at = kept, now
-                    break
-                except IntegrityError:
-                    continue
+            self._keep(NoteRow, game_id, pid, text=kept, updated_at=now)
             return {"seat": pid, "text": kept, "updated_at": now}
 
+    # -- your-turn alerts --------------------------------------------------------------------
+    def alerts(self, game_id: str, secret: str | None) -> dict[str, Any]:
+        """Where the seat ``secret`` opens is told that it is its turn: ``{"seat",
+        "webhook", "email", "updated_at"}`` (``None`` where not set).  Raises
+        :class:`Forbidden` for the spectator link or no seat's secret."""
+        with self.locked(game_id) as live:
+            return self._alerts_of(game_id, self._own_seat(live, secret, "it gets no alerts"))
+
+    def _alerts_of(self, game_id: str, pid: int) -> dict[str, Any]:
+        with Session(self.engine) as s:
+            row = s.get(AlertRow, (game_id, pid))
+            return {"seat": pid, "webhook": row.webhook if row else None,
+                    "email": row.email if row else None,
+                    "updated_at": row.updated_at if row else None}
+
+    def save_alerts(self, game_id: str, secret: str | None,
+                    changes: Mapping[str, str | None], *, mail: bool = True) -> dict[str, Any]:
+        """Set the seat's ``"webhook"`` (:func:`~rhineland.web.notify.webhook_url`)
+        and ``"email"`` (:func:`~rhineland.web.notify.email_address`) given in
+        ``changes`` (``None`` or ``""`` clears one; one not given stays) and return them
+        as :meth:`alerts` does.  Raises :class:`Forbidden`, :class:`TooMany` (the chat's
+        rate) and :class:`Refused` (a malformed URL or address, an address when not
+        ``mail``, the server sending none: nothing is stored)."""
+        with self._seat_write(game_id, secret, "it gets no alerts") as (_live, pid):
+            checks = {"webhook": webhook_url, "email": email_address}
+            try:
+                kept = {k: checks[k](v) for k, v in changes.items() if k in checks}
+            except ValueError as exc:
+                raise Refused(str(exc)) from None
+            if kept.get("email") and not mail:
+                raise Refused("email: this server sends no mail (no SMTP server is "
+                              "configured); set a webhook instead")
+            current = self._alerts_of(game_id, pid)
+            values = {"webhook": current["webhook"], "email": current["email"], **kept,
+                      "updated_at": self.now()}
+            self._keep(AlertRow, game_id, pid, **values)
+            return {"seat": pid, **values}
+
+    def turns(self, game_id: str, seats: Sequence[int], last_action_id: int) -> list[Turn]:
+        """The :class:`~rhineland.web.notify.Turn` of each of ``seats`` (player ids)
+        with a webhook or an address set, at ``last_action_id`` (for the notifier)."""
+        with Session(self.engine) as s:
+            game = s.get(GameRow, game_id)
+            if game is None:
+                return []
+            names = {p["id"]: p["name"] for p in game.players}
+            rows = s.scalars(select(AlertRow).where(AlertRow.game_id == game_id,
+                                                    AlertRow.seat.in_(list(seats)))).all()
+            return [Turn(game_id, game.title, r.seat, names.get(r.seat, str(r.seat)),
+                         last_action_id, r.webhook, r.email)
+                    for r in sorted(rows, key=lambda r: r.seat) if r.webhook or r.email]
+
+    # -- writes of a seat's own ----------------------------------------------------------------
+    @contextmanager
+    def _seat_write(self, game_id: str, secret: str | None,
+                    watcher: str) -> Iterator[tuple[Live, int]]:
+        """The live game (locked) and the seat (player id) ``secret`` opens, once the
+        seat's rate (``admit_chat``) lets it write.  Raises :class:`Forbidden` (the
+        spectator link: "the spectator link watches: ``watcher``"; no seat's secret) and
+        :class:`TooMany`."""
+        with self.locked(game_id) as live:
+            pid = self._own_seat(live, secret, watcher)
+            if self.admit_chat is not None:
+                self.admit_chat(game_id, pid)
+            yield live, pid
+
     @staticmethod
-    def _note_seat(live: Live, secret: str | None) -> int:
+    def _own_seat(live: Live, secret: str | None, watcher: str) -> int:
         pid = live.seat_of(secret)
         if pid is None:
-            raise Forbidden("the spectator link watches: it has no private note")
+            raise Forbidden(f"the spectator link watches: {watcher}")
         return pid
+
+    def _keep(self, model: type[NoteRow] | type[AlertRow], game_id: str, seat: int,
+              **values: Any) -> None:
+        """Insert or update the row of ``model`` for ``(game_id, seat)``."""
+        for _ in range(2):  # another server may write the first row at once
+            try:
+                with Session(self.engine) as s, s.begin():
+                    row = s.get(model, (game_id, seat))
+                    if row is None:
+                        s.add(model(game_id=game_id, seat=seat, **values))
+                    else:
+                        for key, value in values.items():
+                            setattr(row, key, value)
+                return
+            except IntegrityError:
+                continue
 
     # -- acting ------------------------------------------------------------------------------
     def act(self, game_id: str, secret: str | None, record: Any,
@@ -611,6 +680,7 @@ class GameStore:
         a failed commit drops the live game (the stored actions stay the truth)."""
         game = live.game
         n = live.n_actions
+        before = self._deciding(live)
         try:
             game.process(action)
         except GameError as exc:
@@ -628,7 +698,7 @@ class GameStore:
             raise
         live.senders.append(pid)
         live.rounds.append(round_label(game))
-        self._changed(live)
+        self._changed(live, before, pid)
 
     def _store(self, game_id: str, n: int, action: Action, pid: int | None, game: Game) -> None:
         try:
@@ -646,9 +716,24 @@ class GameStore:
             raise Stale("another server stored an action of this game first; "
                         "reload and try again") from None
 
-    def _changed(self, live: Live) -> None:
+    def _deciding(self, live: Live) -> set[int] | None:
+        """The player ids who decide now (``None`` when nobody hears of turns)."""
+        if self.on_turn is None:
+            return None
+        game = live.game
+        return set() if game.is_terminal else set(game.acting_entities())
+
+    def _changed(self, live: Live, before: set[int] | None, pid: int | None) -> None:
+        """Tell ``on_change`` of the stored action (sent by ``pid``), and ``on_turn`` of
+        the people who decide now and did not ``before`` it."""
         if self.on_change is not None:
             self.on_change(live.id, live.last_action_id)
+        now = self._deciding(live)
+        if self.on_turn is None or before is None or not now:
+            return
+        fresh = sorted(p for p in now - before if p != pid and p not in live.bot_names)
+        if fresh:
+            self.on_turn(live.id, fresh, live.last_action_id)
 
     def undo(self, game_id: str, secret: str | None, last_action_id: int) -> Live:
         """Undo the last action of the seat ``secret`` opens, with the bots' actions
@@ -658,6 +743,7 @@ class GameStore:
         with self.locked(game_id) as live:
             pid = self._acting_seat(live, secret, last_action_id)
             game = live.game
+            deciding = self._deciding(live)
             pos = live.undo_position(pid)
             before = (game.actions[pos - 1].id or 0) if pos > 0 else 0
             undo = Undo(entity=pid, entity_type="player", id=live.last_action_id + 1,
@@ -677,7 +763,7 @@ class GameStore:
             live.rounds = rounds
             live.senders.append(pid)
             live.bots.clear()
-            self._changed(live)
+            self._changed(live, deciding, pid)
             return live
 
     def bot_step(self, game_id: str) -> bool:
