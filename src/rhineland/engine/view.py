@@ -2,8 +2,8 @@
 
 :class:`~rhineland.engine.game.Game` imports the rules, rounds and the legal-action
 generator; a module below it that needs only part of a game names that part through
-:class:`GameView`, which ``Game`` satisfies (checked by mypy wherever a game is
-passed), rather than importing ``engine.game`` back.
+a view here (:class:`GameView`, :class:`TrialGame`), which ``Game`` satisfies (checked
+by mypy wherever a game is passed), rather than importing ``engine.game`` back.
 """
 
 from __future__ import annotations
