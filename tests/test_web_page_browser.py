@@ -333,3 +333,118 @@ def test_history_and_chat_in_the_browser(tmp_path: Path) -> None:
     assert len(export["actions"]) == 39  # looking back wrote nothing
     assert problems == ["Failed to load resource: the server responded with a status of 404 "
                         "(Not Found)"]  # the link past the end
+
+
+FAKE_NOTIFICATIONS = """
+window.__shown = [];
+window.__asked = 0;
+window.__visibility = "visible";
+Object.defineProperty(Document.prototype, "visibilityState",
+  { get() { return window.__visibility; }, configurable: true });
+class FakeNotification {
+  constructor(title, options) { window.__shown.push([title, (options || {}).body || ""]); }
+}
+FakeNotification.permission = "default";
+FakeNotification.requestPermission = async () => {
+  window.__asked += 1;
+  FakeNotification.permission = "granted";
+  return "granted";
+};
+window.Notification = FakeNotification;
+"""
+"""The browser's notifications and the tab's visibility, stood in for (a headless
+browser's tab is always shown): ``__shown`` keeps the notifications made,
+``__asked`` counts the permission prompts, ``__visibility`` is what
+``document.visibilityState`` says."""
+
+
+def test_your_turn_in_the_tab_title_and_a_notification(tmp_path: Path) -> None:
+    """Ann and Ben (people) against a bot: the tab's title says "▶ Your turn — 18Rhl"
+    on the page of the seat to act, and only there, after every move (Ann's, Ben's, the
+    bot's); nothing asks for the notification permission until the button is pressed;
+    then a notification comes when the turn becomes the seat's while its tab is not
+    shown, never while it is shown or for a move that keeps the turn elsewhere.  The
+    alerts form keeps a webhook and shows a refusal in words."""
+    playwright = _playwright()
+    problems: list[str] = []
+    with live_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as base, playwright() as p:
+        g = httpx.post(f"{base}/api/games", json={
+            "title": "18Rhl", "players": ["Ann", "Ben", "Cid"], "seed": 1,
+            "bots": {"3": "random"}}).json()
+        gid, (ann, ben) = g["id"], [s["secret"] for s in g["seats"][:2]]
+        browser = _browser(p)
+        pages = []
+        for seat in g["seats"][:2]:
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context.add_init_script(FAKE_NOTIFICATIONS)
+            page = context.new_page()
+            page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: problems.append(str(e)))
+            page.goto(base + seat["url"])
+            page.wait_for_selector('body[data-last-action-id="0"] #map svg')
+            pages.append(page)
+        a_page, b_page = pages
+        yours = "▶ Your turn — 18Rhl"
+        assert a_page.title() == yours
+        assert not b_page.title().startswith("▶") and b_page.title().startswith("18Rhl · ")
+        for page in pages:  # no prompt on load: a button asks
+            assert page.evaluate("window.__asked") == 0
+            assert page.locator("#notify-me").is_visible()
+            page.get_by_role("button", name="notify me in this browser").click()
+            page.wait_for_selector("#notify-said:text-is('browser notifications on "
+                                   "(while this tab is not shown)')")
+            assert page.locator("#notify-me").is_hidden()
+            assert page.evaluate("window.__asked") == 1
+            page.evaluate("window.__visibility = 'hidden'")
+
+        def pass_turn(secret: str) -> None:
+            acts = httpx.get(f"{base}/api/games/{gid}/legal",
+                             headers={"Authorization": f"Bearer {secret}"}).json()
+            pas = next(e["action"] for e in acts["actions"] if e["action"]["type"] == "pass")
+            r = httpx.post(f"{base}/api/games/{gid}/actions",
+                           headers={"Authorization": f"Bearer {secret}"},
+                           json={"action": pas, "last_action_id": acts["last_action_id"]})
+            assert r.status_code == 200, r.text
+
+        def shown(page: Any) -> list[list[str]]:
+            return list(page.evaluate("window.__shown"))
+
+        # Ann passes: Ben's turn; his hidden tab says so and notifies, Ann's does not
+        pass_turn(ann)
+        for page in pages:
+            page.wait_for_selector('body[data-last-action-id="1"]')
+        b_page.wait_for_function("() => document.title.startsWith('▶')")
+        assert b_page.title() == yours and not a_page.title().startswith("▶")
+        status = b_page.locator("#status").inner_text()
+        assert shown(b_page) == [["Your turn: 18Rhl", status]] and shown(a_page) == []
+        # Ben passes, the bot moves: Ann's turn (her tab hidden: notified), not Ben's
+        pass_turn(ben)
+        for page in pages:
+            page.wait_for_selector('body[data-last-action-id="3"]')
+        a_page.wait_for_function("() => document.title.startsWith('▶')")
+        assert a_page.title() == yours and not b_page.title().startswith("▶")
+        assert len(shown(a_page)) == 1 and len(shown(b_page)) == 1
+        # Ben looks at his tab: his next turn shows in the title only
+        b_page.evaluate("window.__visibility = 'visible'")
+        pass_turn(ann)
+        b_page.wait_for_selector('body[data-last-action-id="4"]')
+        b_page.wait_for_function("() => document.title.startsWith('▶')")
+        assert len(shown(b_page)) == 1
+        # the alerts form: a refusal in words, then a webhook kept on the server
+        b_page.locator("#alerts-box summary").click()
+        assert b_page.locator("#alert-email-label").is_hidden()  # this server sends no mail
+        b_page.locator("#alert-webhook").fill("ftp://example.org/x")
+        b_page.get_by_role("button", name="save my alerts").click()
+        b_page.wait_for_selector("#alerts-said:text-matches('^not saved: webhook: "
+                                 "expected an http')")
+        b_page.locator("#alert-webhook").fill("https://hooks.example.org/ben")
+        b_page.get_by_role("button", name="save my alerts").click()
+        b_page.wait_for_selector("#alerts-said:text-is('saved')")
+        got = httpx.get(f"{base}/api/games/{gid}/alerts",
+                        headers={"Authorization": f"Bearer {ben}"}).json()
+        assert got["webhook"] == "https://hooks.example.org/ben"
+        b_page.screenshot(path=str(SHOTS / "page-18rhl-your-turn.png"))
+        browser.close()
+    # the one refusal asked for above (the browser logs the failed request)
+    assert problems == ["Failed to load resource: the server responded with a status of "
+                        "422 (Unprocessable Entity)"]

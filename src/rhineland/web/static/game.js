@@ -83,7 +83,6 @@ async function refresh() {
 
 function drawAll() {
   const past = state.history;
-  document.title = `${state.title} · ${past ? "history · " : ""}${state.status}`;
   $("#title").textContent = state.title;
   $("#status").textContent = state.status;
   // the game's last action now (a past position's state says it in history)
@@ -95,6 +94,10 @@ function drawAll() {
   const me = state.seat;
   $("#whoami").textContent = me === null ? "watching (spectator)" : `you play ${playerName(me)}`;
   const mine = me !== null && state.acting.includes(me) && !past;
+  const myTurn = mine && !state.finished;  // once over, every player "acts"
+  document.title = myTurn ? `▶ Your turn — ${state.title}`
+    : `${state.title} · ${past ? "history · " : ""}${state.status}`;
+  if (!past) tellTurn(myTurn);
   const turn = $("#turn");
   turn.dataset.mine = mine ? "1" : "0";
   if (past) {
@@ -618,27 +621,79 @@ function drawChat(messages) {
   document.body.dataset.chatId = messages.length ? messages[messages.length - 1].id : 0;
 }
 
-let noteLoaded = false;
 function drawChatForm() {
   const seated = secret !== null && state && state.seat !== null;
   $("#chat-form").hidden = !seated;
   $("#chat-watch").hidden = seated;
   $("#note-box").hidden = !seated;
-  if (seated && !noteLoaded) {
-    noteLoaded = true;
-    api("/note").then((n) => { $("#note-text").value = n.text; })
-      .catch((e) => { noteLoaded = false; say(`notes: ${e.message}`, "error"); });
+  $("#alerts-box").hidden = !seated;
+  drawNotifyButton(seated);
+  if (seated) {
+    loadMine("/note", showNote);
+    loadMine("/alerts", showAlerts);
   }
 }
 
-// the seat's private note: kept on the server, read by this seat only
-$("#note-save").addEventListener("click", async () => {
+// a seat's own things on the server (its note, its alerts): read once, saved by PUT
+const loaded = new Set();
+function loadMine(path, show) {
+  if (loaded.has(path)) return;
+  loaded.add(path);
+  api(path).then(show).catch((e) => { loaded.delete(path); say(`${path.slice(1)}: ${e.message}`, "error"); });
+}
+
+async function saveMine(path, body, said, show) {
   try {
-    const n = await api("/note", { method: "PUT", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ text: $("#note-text").value }) });
-    $("#note-text").value = n.text;
-    $("#note-said").textContent = "saved";
-  } catch (e) { $("#note-said").textContent = `not saved: ${e.message}`; }
+    show(await api(path, { method: "PUT", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body) }));
+    $(said).textContent = "saved";
+  } catch (e) { $(said).textContent = `not saved: ${e.message}`; }
+}
+
+// the seat's private note: kept on the server, read by this seat only
+function showNote(n) { $("#note-text").value = n.text; }
+$("#note-save").addEventListener("click", () =>
+  saveMine("/note", { text: $("#note-text").value }, "#note-said", showNote));
+
+// the seat's alerts: a webhook, an e-mail address (when the server sends mail)
+function showAlerts(a) {
+  $("#alert-webhook").value = a.webhook || "";
+  $("#alert-email").value = a.email || "";
+  $("#alert-email-label").hidden = !a.mail;
+  $("#alerts-box").dataset.mail = a.mail ? "1" : "0";
+}
+$("#alerts-save").addEventListener("click", () => {
+  const body = { webhook: $("#alert-webhook").value };
+  if ($("#alerts-box").dataset.mail === "1") body.email = $("#alert-email").value;
+  saveMine("/alerts", body, "#alerts-said", showAlerts);
+});
+
+// -- your turn: the tab's title (drawAll) and, if allowed, a browser notification ------
+let wasMine = null;  // whether it was this seat's turn at the last drawing (null: no drawing yet)
+function tellTurn(mine) {
+  const before = wasMine;
+  wasMine = mine;
+  if (!mine || before !== false || document.visibilityState === "visible") return;
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    new Notification(`Your turn: ${state.title}`, { body: state.status, tag: `rhineland-${gameId}` });
+  } catch (e) {
+    say(`notification: ${e.message}`, "error");  // e.g. a browser that allows them from workers only
+  }
+}
+
+// asked only when the player presses the button, never on load
+function drawNotifyButton(seated) {
+  const can = "Notification" in window;
+  const perm = can ? Notification.permission : "unsupported";
+  $("#notify-me").hidden = !seated || perm !== "default";
+  $("#notify-said").textContent = !seated ? ""
+    : perm === "granted" ? "browser notifications on (while this tab is not shown)"
+      : perm === "denied" ? "notifications are blocked in this browser" : "";
+}
+$("#notify-me").addEventListener("click", async () => {
+  try { await Notification.requestPermission(); } catch (e) { say(`notifications: ${e.message}`, "error"); }
+  drawNotifyButton(true);
 });
 
 $("#chat-form").addEventListener("submit", async (ev) => {
