@@ -275,6 +275,10 @@ def test_bad_urls_and_addresses_are_refused_and_nothing_is_stored(
     assert r.status_code == 422
     got = client.get(f"/api/games/{gid}/alerts", headers=bearer(ann)).json()
     assert {k: got[k] for k in good} == good
+    spec = client.get("/openapi.json").json()["paths"]["/api/games/{game_id}/alerts"]
+    assert set(spec) == {"get", "put"}
+    assert set(spec["put"]["requestBody"]["content"]["application/json"]["schema"][
+        "properties"]) == {"webhook", "email"}
     # the spectator link and no secret: no alerts of theirs
     spectator = client.post("/api/games", json={"title": "1893", "players": ["A", "B"]}).json()
     sgid, watch = spectator["id"], spectator["spectator"]

@@ -319,3 +319,6 @@ class Notifier:
     def shutdown(self) -> None:
         """Stop the threads after the alerts under way (those waiting are dropped)."""
         self._pool.shutdown(wait=True, cancel_futures=True)
+        with self._idle:  # the dropped ones wait no more
+            self._pending = 0
+            self._idle.notify_all()
