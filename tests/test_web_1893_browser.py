@@ -98,6 +98,8 @@ def test_1893_opening_starting_package_to_a_minor_run(tmp_path: Path) -> None:
             assert _cash(page) == ["220M", "130M", "290M"]  # 600M less the buys
             assert [page.locator(f'#sheet tfoot td.privates[data-player="{s}"]').inner_text()
                     for s in (1, 2, 3)] == ["FdSD, KFBE", "EVA, HdSK, KBE", "EKB, KSZ"]
+            name = page.locator('article.card.minor[data-company="KFBE"] .name')
+            assert name.inner_text() == "2 Köln-Frechen-Benzelrather Eisenbahn"  # in full
             for sym, owner in (("EKB", "Cid"), ("KFBE", "Ann"), ("KSZ", "Cid"),
                                ("KBE", "Ben"), ("BKB", "the bank (for sale)")):
                 card = page.locator(f'article.card.minor[data-company="{sym}"] .owner')
@@ -143,7 +145,11 @@ def test_1893_opening_starting_package_to_a_minor_run(tmp_path: Path) -> None:
                 page.locator("#log").inner_text()
             row = page.locator('#sheet tr[data-company="EKB"]')
             assert row.locator("td.treasury").inner_text() == "145M"  # 210 - 80 + 15
-            assert row.locator("td.revenue").inner_text() == "30M"
+            assert row.locator("td.revenue").inner_text() == "30M half paid"
+            card = page.locator('article.card.minor[data-company="EKB"]')
+            assert card.locator(".facts").inner_text() == (
+                "face value 210M · home Euskirchen (T3) · treasury 145M · trains 2 · "
+                "last run 30M")
             assert _cash(page) == [f"{pl['cash']}M" for pl in state["players"]]
         cid.screenshot(path=str(SHOTS / "page-1893-minor-run-desktop.png"), full_page=True)
         watch.screenshot(path=str(SHOTS / "page-1893-minor-run-phone.png"), full_page=True)

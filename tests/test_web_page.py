@@ -126,6 +126,9 @@ def test_cards_of_the_1893_minors_and_bonds() -> None:
     ekb = cards["EKB"]
     assert ekb["kind"] == "minor" and ekb["value"] == 210 and ekb["home"] == "Euskirchen (T3)"
     assert ekb["owner"] == "the bank (for sale)" and ekb["owner_id"] is None
+    # the full names (the minors' own are cut short: "2 Köln-Frechen-Benzelrather E")
+    assert ekb["name"] == "1 Euskirchener Kreisbahn"
+    assert cards["KFBE"]["name"] == "2 Köln-Frechen-Benzelrather Eisenbahn"
     assert "Exchanged for the president's certificate (20%) of AGV when AGV is founded " \
            "(the owners vote on it)." in ekb["abilities"]
     assert "Closes when the first 6-train is bought." in cards["EVA"]["abilities"]

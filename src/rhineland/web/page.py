@@ -193,7 +193,7 @@ def company_cards(game: Game) -> list[dict[str, Any]]:
         minor = game.minors.get(spec.sym)
         if minor is not None:
             card["kind"] = "minor"
-            card["name"] = minor.spec.name
+            card["name"] = spec.name.removeprefix("Minor ")  # the minor's own is cut short
             card["home"] = location_name(game.board.spec, minor.spec.home)
             card["cash"] = minor.cash
             card["trains"] = [t.name for t in minor.trains]
@@ -245,14 +245,15 @@ def company_colors(game: Game) -> dict[str, list[str]]:
 
 def last_revenues(game: Game) -> dict[str, tuple[int, str | None]]:
     """Company symbol -> (its last run's revenue in M, ``"payout"``/``"withhold"``/
-    ``"half"`` or ``None``), from the standing ``run_routes`` and ``dividend`` actions."""
+    ``"half"`` or ``None``), from the standing ``run_routes`` and ``dividend`` actions; a
+    minor's run is ``"half"`` (it pays half to its owner as it runs, with no dividend)."""
     out: dict[str, tuple[int, str | None]] = {}
     actions = game.actions
     for i in sorted(standing_positions(actions)):
         a = actions[i]
         if isinstance(a, RunRoutes):
             total = sum(int(r.get("revenue", 0)) for r in a.routes) + a.extra_revenue
-            out[str(a.entity)] = (total, None)
+            out[str(a.entity)] = (total, "half" if str(a.entity) in game.minors else None)
         elif isinstance(a, Dividend) and str(a.entity) in out:
             out[str(a.entity)] = (out[str(a.entity)][0], a.kind)
     return out
