@@ -638,7 +638,7 @@ def assert_no_failure(r: httpx.Response) -> None:
 
 SEGMENT = st.text(min_size=0, max_size=40)
 HEADER_TEXT = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7e), max_size=70)
-ENDPOINTS = ["", "/legal", "/actions", "/routes", "/undo", "/export", "/map.svg",
+ENDPOINTS = ["", "/legal", "/actions", "/routes", "/routes/preview", "/undo", "/export", "/map.svg",
              "/panels.svg", "/events", "/chat", "/note", "/alerts"]
 
 

@@ -11,7 +11,8 @@ Layers, bottom to top: each hex's body (tile, track, terrain, labels, icons, bor
 circles (:mod:`rhineland.render.stops`).  Elements carry ``class`` and ``data-*``
 attributes so a drawing can be checked: ``<g class="hex" data-hex="F9"
 data-tile="X921-0" data-laid="1">``, tokens ``class="token" data-company="ADR"
-data-hex="F9"``, reservations ``class="reservation"``.
+data-hex="F9"``, reservations ``class="reservation"``, cities ``class="city"`` and towns
+``class="town"`` with their node ``data-node="F9-1"`` (``"<hex>-<part>"``, a route's stop).
 """
 
 from __future__ import annotations
@@ -166,7 +167,8 @@ def _hex(game: Game, h: HexSpec, placed: PlacedTile, lay: Layout, phase_color: s
             top.append(city(h.id, n, pos, r, tokens, reserved.get(ci, ()), package, small))
         elif n.kind == "town":
             top.append(svg.element("circle", cx=pos[0], cy=pos[1], r=r * 0.1, fill="#000",
-                                   stroke="#fff", stroke_width=1.0, class_="town"))
+                                   stroke="#fff", stroke_width=1.0, class_="town",
+                                   data_node=f"{h.id}-{n.part}"))
     top.extend(revenues(tile, rot, nodes, lay, c, phase_color, bool(h.location)))
     out.extend(labels(tile, h, lay, c, extra_icons, open_privates if preprinted else set()))
     out.extend(borders(h, lay, c))

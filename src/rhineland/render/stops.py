@@ -48,7 +48,8 @@ def _slot_centres(pos: Point, n: int, rs: float) -> list[Point]:
 def city(hex_id: str, n: Node, pos: Point, r: float, tokens: tuple[str, ...],
           reserved: tuple[str, ...], package: str, small: bool = False) -> str:
     """A city: its token slots, filled by tokens, printed markers or reservations
-    (``small``: slots a little smaller, for tiles with three or more cities)."""
+    (``small``: slots a little smaller, for tiles with three or more cities); the group
+    carries the node's name ``data-node="<hex>-<part>"`` (a route's stop)."""
     slots = max(n.slots, 1, len(tokens))
     rs = r * (0.25 if slots == 1 and not small else 0.2)
     centres = _slot_centres(pos, slots, rs)
@@ -89,7 +90,7 @@ def city(hex_id: str, n: Node, pos: Point, r: float, tokens: tuple[str, ...],
             out.append(svg.text(x, y + _font(sym, rs) * 0.36, sym, font_size=_font(sym, rs),
                                 fill="#666", text_anchor="middle", class_="reservation",
                                 data_company=sym))
-    return svg.group(out, class_="city", data_slots=n.slots)
+    return svg.group(out, class_="city", data_slots=n.slots, data_node=f"{hex_id}-{n.part}")
 
 
 def _font(sym: str, rs: float) -> float:

@@ -14,6 +14,9 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   "last_action_id": N}`` -> 200 and the new state; 403 wrong seat, 409 stale
   ``last_action_id``, 422 illegal (the engine's message) or malformed (the export
   validation's message);
+* ``POST /api/games/{id}/routes/preview`` with the body of ``/routes``: the revenue the
+  engine would pay for those routes or its one-line refusal, and the best routes found
+  (nothing is applied or stored);
 * ``POST /api/games/{id}/undo`` ``{"last_action_id": N}``: undo one's own last action;
 * ``GET /api/games/{id}/export``: the 18xx.games export (``result`` once finished);
 * ``GET /api/games/{id}/events``: server-sent events, one per stored action (``action``)
@@ -465,6 +468,18 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                 return state_view(fresh, fresh.seat_of(secret), store.now())
 
         return await run_in_threadpool(work)
+
+    @app.post("/api/games/{game_id}/routes/preview",
+              summary="The revenue of routes given by stops, and the best (nothing stored)",
+              openapi_extra=_body_doc(RunRequest),
+              responses={403: {"description": "not this seat's secret, turn or entity"},
+                         409: {"description": "stale last_action_id"}})
+    async def preview_routes(game_id: GameId, request: Request,
+                             secret: Secret) -> dict[str, Any]:
+        body: RunRequest = _json_body(await request.body(), RunRequest)
+        return await run_in_threadpool(
+            store.preview_stops, game_id, secret, body.entity,
+            [r.model_dump() for r in body.routes], body.last_action_id)
 
     @app.post("/api/games/{game_id}/undo", summary="Undo one's own last action",
               openapi_extra=_body_doc(UndoRequest))

@@ -32,6 +32,7 @@ from rhineland.api import new_game
 from rhineland.bots import Bot, make_bot
 from rhineland.engine.actions import Action, Refs, Undo, action_from_json
 from rhineland.engine.game import Game
+from rhineland.engine.legal import RouteChoice
 from rhineland.errors import ExportError, GameError
 from rhineland.io.export import (
     Export,
@@ -42,6 +43,7 @@ from rhineland.io.export import (
     standing_positions,
     to_export,
 )
+from rhineland.routes.search import best_routes
 from rhineland.routes.stops import run_from_stops
 from rhineland.web.db import ActionRow, AlertRow, GameRow, MessageRow, NoteRow, secret_hash
 from rhineland.web.notify import Turn, email_address, webhook_url
@@ -113,6 +115,10 @@ CHAT_LINES = 200
 NOTE_CHARS = 2000
 """The longest private note, in characters."""
 
+PREVIEW_BUDGET = 4000
+"""The search nodes a route preview's best-route search may use (the anytime mode of
+:func:`rhineland.routes.search.best_routes`: a request stays fast on a crowded map)."""
+
 
 def plain_text(text: str, limit: int, what: str) -> str:
     """``text`` without spaces around it.  Raises :class:`Refused` for one over ``limit``
@@ -169,6 +175,9 @@ class Live:
     clock: int | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     rounds: list[str] = field(default_factory=list)
+    best: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict)
+    """The best routes found (:meth:`GameStore.preview_stops`) by (last action id,
+    entity), for the position now only."""
 
     @property
     def n_actions(self) -> int:
@@ -631,6 +640,53 @@ class GameStore:
                 raise Refused(str(exc)) from None
             self._act_as(live, pid, record)
             return live
+
+    def preview_stops(self, game_id: str, secret: str | None, entity: str,
+                      routes: Sequence[Mapping[str, Any]], last_action_id: int) -> dict[str, Any]:
+        """What :meth:`run_stops` would do with the same arguments, with nothing applied
+        or stored: ``{"legal": True, "routes": [{"train", "nodes", "connections",
+        "revenue"}], "revenue"}`` (the revenue the engine pays, M) or ``{"legal": False,
+        "error": the engine's one-line message}``, and ``"best"`` (the best routes found
+        within :data:`PREVIEW_BUDGET` search nodes: ``{"revenue", "routes"}``).  Raises
+        as :meth:`run_stops` does for the seat, the turn, the rate and a stale id."""
+        with self.locked(game_id) as live:
+            pid = self._acting_seat(live, secret, last_action_id)
+            game = live.game
+            choice = next((c for c in game.legal_actions()
+                           if isinstance(c, RouteChoice) and c.entity == entity), None)
+            if choice is not None and (pid not in game.acting_entities() or not
+                                       game.decides_for(pid, choice.entity_type, entity)):
+                raise Forbidden(f"{entity} is not yours to run")
+            out: dict[str, Any] = {"legal": False, "error": None, "routes": [], "revenue": None}
+            try:
+                record = run_from_stops(game, entity, routes)
+                action = self._parse(live, record)
+                self._check_turn(live, pid, action)
+                game.copy().process(action)
+            except (GameError, Refused) as exc:
+                out["error"] = exc.message if isinstance(exc, Refused) else str(exc)
+            else:
+                out.update(legal=True, routes=record["routes"],
+                           revenue=sum(int(r["revenue"]) for r in record["routes"]))
+            out["best"] = self._best(live, entity)
+            return out
+
+    @staticmethod
+    def _best(live: Live, entity: str) -> dict[str, Any] | None:
+        """The best routes of ``entity`` now within :data:`PREVIEW_BUDGET` search nodes
+        (kept per position), ``None`` when it runs no trains now."""
+        key = (live.last_action_id, entity)
+        if key not in live.best:
+            if not any(isinstance(c, RouteChoice) and c.entity == entity
+                       for c in live.game.legal_actions()):
+                return None
+            found = best_routes(live.game, entity, budget_nodes=PREVIEW_BUDGET)
+            live.best.clear()  # only the position now
+            live.best[key] = {"revenue": found.revenue, "routes": [
+                {"train": r.train, "nodes": list(r.spec.nodes),
+                 "connections": [list(c) for c in r.spec.connections],
+                 "revenue": r.result.revenue} for r in found.routes]}
+        return live.best[key]
 
     def _acting_seat(self, live: Live, secret: str | None, last_action_id: int) -> int:
         """The seat (player id) ``secret`` opens, if the position is still
