@@ -110,6 +110,10 @@ def test_1893_opening_starting_package_to_a_minor_run(tmp_path: Path) -> None:
                 "Ann buys FdSD for 180M", "Ben buys EVA for 150M", "Cid buys EKB for 210M",
                 "Ann buys KFBE for 200M", "Ben buys HdSK for 100M", "Cid buys KSZ for 100M",
                 "Ann passes", "Ben buys KBE for 220M"]
+        # the train roster fits the desktop's width: the trade-ins (notes) in view
+        assert ann.locator("#roster").evaluate(
+            "t => t.scrollWidth <= t.parentElement.clientWidth")
+        assert "trade-in: 2-train 40M" in ann.locator('#roster tr[data-train="3"]').inner_text()
         ann.screenshot(path=str(SHOTS / "page-1893-starting-package-desktop.png"),
                        full_page=True)
         pages[2].screenshot(path=str(SHOTS / "page-1893-starting-package-phone.png"),
