@@ -113,7 +113,8 @@ def test_1893_opening_starting_package_to_a_minor_run(tmp_path: Path) -> None:
         # the train roster fits the desktop's width: the trade-ins (notes) in view
         assert ann.locator("#roster").evaluate(
             "t => t.scrollWidth <= t.parentElement.clientWidth")
-        assert "trade-in: 2-train 40M" in ann.locator('#roster tr[data-train="3"]').inner_text()
+        three = ann.locator('#roster tr[data-train="3"] td').last.inner_text()
+        assert three == "trade-in: 2-train 40M; opens the closed Rhine crossings"
         ann.screenshot(path=str(SHOTS / "page-1893-starting-package-desktop.png"),
                        full_page=True)
         pages[2].screenshot(path=str(SHOTS / "page-1893-starting-package-phone.png"),

@@ -134,6 +134,11 @@ def test_cards_of_the_1893_minors_and_bonds() -> None:
     assert "Closes when the first 6-train is bought." in cards["EVA"]["abilities"]
     assert "exchange it for a share of RAG from the market" in " ".join(
         cards["FdSD"]["abilities"])
+    # what the trains' first purchases do, in words
+    events = {r["name"]: r["events"] for r in page.train_roster(game)}
+    assert events["3"] == ["opens the closed Rhine crossings"]
+    assert events["5"] == ["founds AGV", "HGK shares buyable on the market", "closes FdSD"]
+    assert events["6"] == ["founds HGK", "closes EVA"]
     bonds = cards["AdSK"]
     assert bonds["count"] == 10 and bonds["owners"] == {"the bank (for sale)": 10}
     # Ann buys the FdSD: its card names her
@@ -187,7 +192,8 @@ def test_train_roster_and_tile_manifest() -> None:
     assert two["rusts_on"] == "4" and rows["4"]["rusts"] == ["2"]
     assert rows["3"]["phase"] == {"name": "3", "tiles": ["yellow", "green"], "train_limit": 4,
                                   "ors": 2}
-    assert rows["6"]["available_on"] == "5" and rows["5"]["events"] == ["close companies"]
+    assert rows["6"]["available_on"] == "5" and rows["5"]["events"] == [
+        "closes the private companies"]
     before = {g["color"]: g for g in page.tile_manifest(start)}
     after = {g["color"]: g for g in page.tile_manifest(game)}
     assert list(after) == ["yellow", "green", "brown", "gray", "orange"]

@@ -338,13 +338,33 @@ def spreadsheet(game: Game) -> dict[str, Any]:
 # -- the train roster and the tile manifest --------------------------------------------------
 
 
+EVENT_WORDS = {"close_companies": "closes the private companies",
+               "remove_tile_block": "opens the closed Rhine crossings"}
+"""What a train's first purchase does, in words, for the events not named by a company."""
+
+
+def event_words(game: Game, event: str) -> str:
+    """A train event in words: :data:`EVENT_WORDS`, ``<corporation>_buyable`` (its shares
+    buyable on the market), ``<corporation>_founded``, ``<private>_closed``."""
+    if event in EVENT_WORDS:
+        return EVENT_WORDS[event]
+    head, _, what = event.rpartition("_")
+    syms = {c.sym.lower(): c.sym for c in game.data.corporations}
+    syms |= {p.sym.lower(): p.sym for p in game.data.privates}
+    sym = syms.get(head)
+    words = {"buyable": f"{sym} shares buyable on the market", "founded": f"founds {sym}",
+             "closed": f"closes {sym}"}
+    return words[what] if sym is not None and what in words else event.replace("_", " ")
+
+
 def train_roster(game: Game) -> list[dict[str, Any]]:
     """Per train type, in the depot's order: ``{"name", "price"`` (M), ``"count"``,
     ``"depot"`` (left in the depot), ``"market"`` (in the open market), ``"owners"``
     (company symbol -> number), ``"rusted"``, ``"rusts_on"`` (the type whose first
     purchase rusts it, or ``None``), ``"rusts"`` (the types its first purchase rusts),
     ``"phase"`` (the phase it opens: ``{"name", "tiles", "train_limit", "ors"}`` or
-    ``None``), ``"available_on"``, ``"trade_in"`` (type -> discount M), ``"events"``,
+    ``None``), ``"available_on"``, ``"trade_in"`` (type -> discount M), ``"events"``
+    (:func:`event_words`),
     ``"next"`` (the depot's next train)``}``."""
     depot = game.depot_trains()
     next_name = depot[0].name if depot else None
@@ -370,7 +390,7 @@ def train_roster(game: Game) -> list[dict[str, Any]]:
                 "ors": phase.operating_rounds},
             "available_on": spec.available_on,
             "trade_in": dict(spec.discount or {}),
-            "events": [e.replace("_", " ") for e in spec.events],
+            "events": [event_words(game, e) for e in spec.events],
             "next": spec.name == next_name})
     return rows
 
