@@ -250,7 +250,7 @@ def test_edit_a_route_by_its_stops_on_the_map(tmp_path: Path) -> None:
         for hex_id in ("K2", "K4", "K6"):
             page.locator(f'#map g.hex[data-hex="{hex_id}"]').click(force=True)
         assert page.locator('.train-routes li[data-train="2-0"] .stop').all_inner_texts() \
-            == ["K2", "K4", "K6"]
+            == ["K2-0", "K4-0", "K6-0"]  # a click in a city picks its node
         page.get_by_role("button", name="run these routes").click()
         page.wait_for_selector(f'body[data-last-action-id="{run_at + 1}"]')
         assert "ADR runs a 2-train for 50M" in page.locator("#log").inner_text()

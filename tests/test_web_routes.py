@@ -131,3 +131,10 @@ def test_the_preview_on_two_city_hexes(client: TestClient) -> None:  # noqa: F81
     assert shown["routes"][0]["nodes"] == ["F13-1", "G12-0"]
     wrong = preview(["F13-0", "G12-0"])
     assert wrong["legal"] is False and "[route." in wrong["error"]
+    # the map with the best routes drawn (the page's while the seat runs trains)
+    r = client.get(f"/api/games/{gid}/map.svg?best=BME")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.count('class="route"') == 1 and 'data-train="2-4"' in r.text
+    assert 'data-node="F13-1"' in r.text and 'data-node="G12-0"' in r.text
+    r = client.get(f"/api/games/{gid}/map.svg?best=ADR")
+    assert (r.status_code, r.json()) == (422, {"error": "ADR does not run trains now"})

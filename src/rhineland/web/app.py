@@ -29,7 +29,8 @@ API (documented at ``/docs``, OpenAPI at ``/openapi.json``):
   its turn; ``PUT`` ``{"webhook", "email"}``: set (``""`` or ``null``: clear) either
   (:mod:`rhineland.web.notify`);
 * ``GET /api/games/{id}/map.svg`` and ``/panels.svg``: the drawings of the position
-  (``?at=N``: of a past one).
+  (``?at=N``: of a past one; ``?best=COMPANY``: the map with the best routes of the
+  company running trains now drawn, each with its revenue).
 
 Every refusal is ``{"error": "<one line>"}`` with its status.  The limits of
 :mod:`rhineland.web.limits` guard every request (body size, time and nesting, paths, the
@@ -76,7 +77,14 @@ from rhineland.web.store import (
     check_game_id,
     well_formed,
 )
-from rhineland.web.views import legal_view, map_svg, panels_svg, round_starts, state_view
+from rhineland.web.views import (
+    best_map_svg,
+    legal_view,
+    map_svg,
+    panels_svg,
+    round_starts,
+    state_view,
+)
 
 STATIC = Path(__file__).parent / "static"
 """The page's assets (HTML, JS, CSS), served under ``/static``."""
@@ -177,6 +185,10 @@ def _viewer_secret(auth: Auth) -> str | None:
 At = Annotated[int | None, Query(description="A past position: the game after its first "
                                 "N actions (0: the start; the number of actions: now).")]
 """The ``at`` query parameter of the state and the drawings (``None``: now)."""
+
+Best = Annotated[str | None, Query(max_length=16, description="A company running trains "
+                                   "now: the map with its best routes drawn (the preview's).")]
+"""The ``best`` query parameter of the map (``None``: no routes drawn)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -556,8 +568,15 @@ def create_app(db_url: str = "sqlite:///rhineland.sqlite3", *, inline_bots: bool
                                 mail=alerts.mail_enabled), "mail": alerts.mail_enabled})
 
     @app.get("/api/games/{game_id}/map.svg", summary="The map of the position (SVG)")
-    def map_image(game_id: GameId, at: At = None) -> Response:
-        return drawing(game_id, at, "map", map_svg)
+    def map_image(game_id: GameId, at: At = None, best: Best = None) -> Response:
+        if best is None or at is not None:
+            return drawing(game_id, at, "map", map_svg)
+        with store.locked(game_id) as live:
+            found = store.best_of(live, best)
+            if found is None:
+                raise Refused(f"{best} does not run trains now")
+            return Response(best_map_svg(live.game, best, found["routes"]),
+                            media_type="image/svg+xml")
 
     @app.get("/api/games/{game_id}/panels.svg",
              summary="Stock market, companies, players and depot (SVG)")

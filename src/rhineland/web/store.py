@@ -668,11 +668,11 @@ class GameStore:
             else:
                 out.update(legal=True, routes=record["routes"],
                            revenue=sum(int(r["revenue"]) for r in record["routes"]))
-            out["best"] = self._best(live, entity)
+            out["best"] = self.best_of(live, entity)
             return out
 
     @staticmethod
-    def _best(live: Live, entity: str) -> dict[str, Any] | None:
+    def best_of(live: Live, entity: str) -> dict[str, Any] | None:
         """The best routes of ``entity`` now within :data:`PREVIEW_BUDGET` search nodes
         (kept per position), ``None`` when it runs no trains now."""
         key = (live.last_action_id, entity)

@@ -24,6 +24,7 @@ from rhineland.errors import GameError
 from rhineland.io.describe import player_status, round_words, spoken
 from rhineland.render import render_svg, svg
 from rhineland.render.panels import draw_panels
+from rhineland.render.routes import routes_to_draw
 from rhineland.web.page import (
     company_cards,
     market_grid,
@@ -237,6 +238,13 @@ def _token_hexes(game: Game) -> tuple[dict[str, str], dict[str, int]]:
 def map_svg(game: Game) -> str:
     """The map of the position as an SVG document (hexes carry ``data-hex``)."""
     return render_svg(game, panels=False)
+
+
+def best_map_svg(game: Game, entity: str, routes: list[dict[str, Any]]) -> str:
+    """The map with ``entity``'s ``routes`` (export route dicts, e.g. the best found)
+    drawn over it, each train in its colour, with a legend of stops and revenue."""
+    return render_svg(game, routes=routes_to_draw(game, entity, routes, "best"),
+                      panels=False)
 
 
 def panels_svg(game: Game) -> str:

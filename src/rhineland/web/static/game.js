@@ -68,8 +68,10 @@ async function refresh() {
         if (l.last_action_id === state.last_action_id) legal = l.actions;
         else again = true;
       }
-      const svg = await api(state.history === null ? `/map.svg?v=${state.last_action_id}`
-        : `/map.svg?at=${state.history.at}`);
+      // while the seat runs trains: the map with the company's best routes drawn
+      const run = legal.find((e) => e.routes);
+      const svg = await api(state.history !== null ? `/map.svg?at=${state.history.at}`
+        : `/map.svg?v=${state.last_action_id}${run ? `&best=${encodeURIComponent(run.action.entity)}` : ""}`);
       drawMap(svg);
       drawAll();
       if (at !== looking) again = true;  // stepped on while this position loaded
@@ -142,14 +144,42 @@ function drawMap(text) {
     g.classList.toggle("legal", hexes.has(g.dataset.hex));
     g.classList.toggle("selected", g.dataset.hex === selectedHex);
   }
+  markStops();
+}
+
+// the stops of the routes being edited, marked on the map
+function markStops() {
+  const picked = new Set(editRoutes ? Object.values(editRoutes.stops).flat() : []);
+  for (const n of document.querySelectorAll("#map [data-node]")) {
+    n.classList.toggle("picked", picked.has(n.dataset.node) || picked.has(n.dataset.node.replace(/-\d+$/, "")));
+  }
+}
+
+// the stop a click on the map picks: the city or town under the pointer (its node id);
+// on a hex with one node (or an offboard, drawn without one), the hex; on a hex with
+// two or more, none (the player is asked to click the one meant)
+function stopAt(target) {
+  const node = target.closest("[data-node]");
+  if (node) return node.dataset.node;
+  const hex = target.closest("[data-hex]").dataset.hex;
+  const nodes = document.querySelectorAll(`#map [data-node^="${CSS.escape(hex)}-"]`);
+  if (nodes.length > 1) {
+    say(`${hex} has ${nodes.length} stops: click the city or town you mean`, "error");
+    return null;
+  }
+  return nodes.length ? nodes[0].dataset.node : hex;
 }
 
 $("#map").addEventListener("click", (ev) => {
   const target = ev.target.closest("[data-hex]");
   if (!target) return;
   if (editRoutes && editRoutes.editing && legal.some((e) => e.routes)) {
-    editRoutes.stops[editRoutes.editing].push(target.dataset.hex);  // a stop of the route
-    drawActions();
+    const stop = stopAt(ev.target);
+    if (stop) {
+      say("");
+      editRoutes.stops[editRoutes.editing].push(stop);  // a stop of the route
+      changedRoutes();
+    }
     return;
   }
   selectedHex = target.dataset.hex;
@@ -244,7 +274,9 @@ function routesRow(entry) {
     const stops = {};
     for (const t of entry.trains || []) stops[t] = [];
     for (const r of a.routes) stops[r.train] = [...(r.nodes || [])];
-    editRoutes = { entity: a.entity, id: state.last_action_id, stops, editing: null };
+    editRoutes = { entity: a.entity, id: state.last_action_id, stops, editing: null,
+                   asked: 0, preview: null };
+    preview();
   }
   const wrap = el("div", { class: "routes", "data-type": a.type });
   wrap.append(actionButton(entry));
@@ -258,7 +290,7 @@ function routesRow(entry) {
       li.append(el("span", { class: "stop", "data-stop": stop }, stop));
       if (editing) {
         const x = el("button", { type: "button", class: "remove-stop", "aria-label": `remove ${stop}` }, "×");
-        x.addEventListener("click", () => { stops.splice(i, 1); drawActions(); });
+        x.addEventListener("click", () => { stops.splice(i, 1); changedRoutes(); });
         li.append(x);
       }
       if (i < stops.length - 1) li.append(" – ");
@@ -268,28 +300,88 @@ function routesRow(entry) {
     toggle.addEventListener("click", () => {
       editRoutes.editing = editing ? null : train;
       drawActions();
+      say(editRoutes.editing ? `editing ${train}: click its stops on the map, a city or town each` : "");
     });
     li.append(" ", toggle);
     if (editing) {
       const clear = el("button", { type: "button", class: "clear-route" }, "clear");
-      clear.addEventListener("click", () => { stops.length = 0; drawActions(); });
+      clear.addEventListener("click", () => { stops.length = 0; changedRoutes(); });
       li.append(clear, el("span", { class: "hint" }, " click the stops on the map in order"));
     }
     list.append(li);
   }
   const go = el("button", { type: "button", class: "act-edited" }, "run these routes");
   go.addEventListener("click", () => runEdited());
-  wrap.append(list, go);
+  const shown = el("div", { id: "route-preview", class: "route-preview", "aria-live": "polite" });
+  wrap.append(list, shown, go);
+  drawPreview(shown);
   return wrap;
 }
 
-async function runEdited() {
+function editedBody() {
   const routes = Object.entries(editRoutes.stops).filter(([, s]) => s.length)
     .map(([train, stops]) => ({ train, stops }));
+  return JSON.stringify({ entity: editRoutes.entity, routes, last_action_id: state.last_action_id });
+}
+
+// a change of the stops: redrawn, marked on the map, and previewed by the server
+function changedRoutes() {
+  drawActions();
+  markStops();
+  preview();
+}
+
+// the engine's answer for the routes as they stand (nothing is sent to the game): each
+// route's revenue and the total, or why the rules refuse them; the best found beside it
+async function preview() {
+  const mine = editRoutes;
+  const asked = ++mine.asked;
+  mine.preview = null;
+  drawPreview();
+  try {
+    const answer = await api("/routes/preview", { method: "POST",
+      headers: { "Content-Type": "application/json" }, body: editedBody() });
+    if (mine !== editRoutes || asked !== mine.asked) return;  // a newer one is on its way
+    mine.preview = answer;
+  } catch (e) {
+    if (mine !== editRoutes || asked !== mine.asked) return;
+    mine.preview = { legal: false, error: e.message, best: null, failed: true };
+  }
+  drawPreview();
+}
+
+function drawPreview(box = $("#route-preview")) {
+  if (!box || !editRoutes) return;
+  const p = editRoutes.preview;
+  box.dataset.state = !p ? "asking" : p.legal ? "legal" : "illegal";
+  if (!p) { box.replaceChildren(el("p", { class: "hint" }, "working out the revenue…")); return; }
+  const lines = [];
+  if (p.legal) {
+    lines.push(el("ul", { class: "preview-routes" }, ...p.routes.map((r) => el("li",
+      { "data-train": r.train, "data-revenue": r.revenue },
+      `${r.train}: ${r.nodes.join(" – ")} · ${r.revenue}M`))));
+  } else {
+    lines.push(el("p", { class: "preview-error" }, `${p.failed ? "no preview" : "not legal"}: ${p.error}`));
+  }
+  const best = p.best;
+  if (best && p.legal) {
+    const d = best.revenue - p.revenue;
+    const diff = d > 0 ? `${d}M less` : d < 0 ? `${-d}M more than the best found` : "the best";
+    lines.push(el("p", { class: "preview-total", "data-revenue": p.revenue, "data-best": best.revenue,
+                         "data-difference": d },
+      `your routes ${p.revenue}M, best ${best.revenue}M: ${diff}`));
+  } else if (best) {
+    lines.push(el("p", { class: "preview-total", "data-best": best.revenue },
+      `best ${best.revenue}M (drawn on the map)`));
+  }
+  box.replaceChildren(...lines);
+}
+
+async function runEdited() {
   say("sending…");
   try {
     state = await api("/routes", { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ entity: editRoutes.entity, routes, last_action_id: state.last_action_id }) });
+      body: editedBody() });
     say("");
     editRoutes = null;
   } catch (e) {
