@@ -127,6 +127,9 @@ def test_1893_opening_starting_package_to_a_minor_run(tmp_path: Path) -> None:
         cid = pages[3]
         assert cid.locator("#status").inner_text() == (
             "OR 1.1 · lay or upgrade track · EKB (Cid) to act")
+        # EVA, which no company may hold, is offered in EKB's turn for its owner
+        assert cid.locator('#actions .amount[data-text="EKB: buy EVA from Ben for Cid, '
+                           '75 to 200M"]').count() == 1
         _click(cid, "EKB: lay tile 57 on Euskirchen (T3), rotation 2", "T3")
         _click(cid, "EKB: buy a 2-train from the depot for 80M")
         n += 2

@@ -51,6 +51,14 @@ def test_1893_starting_package_and_vote_words() -> None:
     texts = _texts(game)
     assert texts["buy FdSD for 180M"] == 180 and "pass" in texts
     assert player_status(game).startswith("Starting Package · buy from the Starting Package")
+    # the draft, then OR 1.1: EKB's owner may buy EVA (for Cid, never
+    # for EKB: no company holds it)
+    for text in ("buy FdSD for 180M", "buy EVA for 150M", "buy EKB for 210M",
+                 "pass", "pass", "pass"):
+        game.process(next(c for c in game.legal_actions() if isinstance(c, Action)
+                          and spoken(game, c)[0] == text))
+    assert player_status(game) == "OR 1.1 · lay or upgrade track · EKB (Cid) to act"
+    assert _texts(game)["EKB: buy EVA from Ben for Cid, 75 to 300M"] == 75
 
 
 def _payer_cash(game: Game, a: Action) -> int:

@@ -204,7 +204,8 @@ def spoken(game: Game, choice: Choice, lay_costs: dict[tuple[str, str, int], int
             return f"{prefix}buy a {train.name}-train from {_train_source(train.owner)}, " \
                    f"{span}", choice.min
         if isinstance(a, BuyCompany):
-            return f"{prefix}buy {a.company}{_from_owner(game, a.company)}, {span}", choice.min
+            return f"{prefix}buy {a.company}{_from_owner(game, a.company, a)}, {span}", \
+                choice.min
         if isinstance(a, SellCompany):
             return f"{prefix}sell {a.company}, {span}", -choice.min
         return f"{prefix}{_action_text(game, a, amount=span)}", choice.min
@@ -217,11 +218,21 @@ def _train_source(owner: str | None) -> str:
     return "the open market" if owner == MARKET else owner
 
 
-def _from_owner(game: Game, sym: str) -> str:
-    owner = game.privates[sym].owner if sym in game.privates else None
-    if isinstance(owner, int):
-        return f" from {who(game, owner)}"
-    return ""
+def _from_owner(game: Game, sym: str, buyer: BuyCompany | None = None) -> str:
+    """`` from OWNER`` of a private a player owns; for a company's ``buyer`` of a private
+    no company may hold (its ``no_buy`` ability: 1893's EVA), ``for PRESIDENT`` too (it
+    buys it for them)."""
+    priv = game.privates.get(sym)
+    owner = priv.owner if priv is not None else None
+    if not isinstance(owner, int):
+        return ""
+    words = f" from {who(game, owner)}"
+    if buyer is not None and buyer.entity_type != "player" and priv is not None and any(
+            a.get("type") == "no_buy" for a in priv.spec.abilities):
+        company = game.minors.get(str(buyer.entity)) or game.corporations.get(str(buyer.entity))
+        for pid in game.entity_owner_ids(company)[:1]:
+            words += f" for {who(game, pid)}"
+    return words
 
 
 def _money(m: int) -> str:
@@ -286,7 +297,7 @@ def _spoken_action(game: Game, a: Action, lay_costs: dict[tuple[str, str, int], 
     if isinstance(a, DiscardTrain):
         return f"{prefix}discard the {game.train(a.train).name}-train ({a.train})", None
     if isinstance(a, BuyCompany):
-        return f"{prefix}buy {a.company}{_from_owner(game, a.company)} for " \
+        return f"{prefix}buy {a.company}{_from_owner(game, a.company, a)} for " \
                f"{_money(a.price)}", a.price
     if isinstance(a, SellCompany):
         return f"{prefix}sell {a.company} for {_money(a.price)}", -a.price
